@@ -1,0 +1,1 @@
+"""Event-sourced game backend for Russian Poker and Oasis Poker."""
