@@ -1,0 +1,209 @@
+"""The command vocabulary: what players, operators and the clock ask a table to do.
+
+Commands are a tagged union (``{"type": "PlaceAnte", ...}``) so the HTTP body, the event
+metadata that records them and the replay that re-runs them share one definition. A command
+names no table and no player: the table is the stream it is sent to, and who sends it comes
+from the authenticated :class:`Actor`, never from the body.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from events.ruleset import Ruleset
+
+__all__ = [
+    "Actor",
+    "BettingTimeUp",
+    "BuyCard",
+    "CancelBets",
+    "CloseTable",
+    "Command",
+    "Deal",
+    "DecisionTimeUp",
+    "DeclineDealerExchange",
+    "Exchange",
+    "Fold",
+    "Insure",
+    "LeaveTable",
+    "OpenRound",
+    "OpenTable",
+    "PlaceAnte",
+    "Play",
+    "PlayerCommand",
+    "ReopenTable",
+    "RepeatBets",
+    "RequestDealerExchange",
+    "SitDown",
+    "SYSTEM",
+]
+
+
+class Actor(msgspec.Struct, frozen=True, kw_only=True):
+    """Who sends a command: a player (by id), an operator, or the service's own clock."""
+
+    role: Literal["player", "operator", "system", "auditor"]
+    id: str
+
+
+SYSTEM = Actor(role="system", id="system")
+
+
+class _Command(msgspec.Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_fields=True):
+    pass
+
+
+# -- operator -------------------------------------------------------------------------------
+
+
+class OpenTable(_Command):
+    """Open a new table with a fully resolved ruleset (see ``make_ruleset``)."""
+
+    ruleset: Ruleset
+    name: str = ""
+    private_for: str | None = None
+    """A private game (seed 003): only this player may sit."""
+
+
+class CloseTable(_Command):
+    """Stop opening rounds; bets of a round not yet dealt are refunded."""
+
+
+class ReopenTable(_Command):
+    """Open a closed table again."""
+
+
+# -- the service's clock and dealer -----------------------------------------------------------
+
+
+class OpenRound(_Command):
+    """Start the next round with a secret seed the shell drew from ``secrets``."""
+
+    seed: bytes
+    deck: tuple[str, ...] = ()
+    """Test mode only: the deck order, top first, instead of the seed's shuffle. The seed
+    still drives where discards go back."""
+
+
+class BettingTimeUp(_Command):
+    """The betting timer of ``round`` ran out: deal what is bet."""
+
+    round: int
+
+
+class DecisionTimeUp(_Command):
+    """``box`` did not decide in time: fold it (``decision``) or decline the dealer draw."""
+
+    round: int
+    box: int
+    phase: Literal["decision", "dealer_draw"]
+
+
+# -- players --------------------------------------------------------------------------------
+
+
+class SitDown(_Command):
+    """Take a seat (the first free one unless ``seat`` is given)."""
+
+    seat: int | None = None
+
+
+class LeaveTable(_Command):
+    """Leave the seat; bets not yet dealt are refunded."""
+
+
+class PlaceAnte(_Command):
+    """Bet an ante on a free box, optionally with a bonus; a dark box also stakes the Bet."""
+
+    box: int
+    ante: int
+    bonus: int = 0
+    dark: bool = False
+
+
+class CancelBets(_Command):
+    """Take back this round's bets before the deal: on one box, or all of the player's."""
+
+    box: int | None = None
+
+
+class RepeatBets(_Command):
+    """Place the player's previous round's bets again in one step (seed 003's "Repeat")."""
+
+
+class Deal(_Command):
+    """The player is ready: deal once every player with a bet is."""
+
+
+class BuyCard(_Command):
+    """Buy a sixth card for ``box`` (Russian)."""
+
+    box: int
+
+
+class Exchange(_Command):
+    """Exchange the named cards of ``box`` for new ones from the deck."""
+
+    box: int
+    cards: list[str]
+
+
+class Play(_Command):
+    """Stay in: place the Bet (2 x ante)."""
+
+    box: int
+
+
+class Insure(_Command):
+    """Play and insure against the dealer having no game, with ``amount`` of insurance."""
+
+    box: int
+    amount: int
+
+
+class Fold(_Command):
+    """Give up the box; the ante is lost."""
+
+    box: int
+
+
+class RequestDealerExchange(_Command):
+    """The dealer has no game: give up the ante win and have the dealer's top card replaced."""
+
+    box: int
+
+
+class DeclineDealerExchange(_Command):
+    """The dealer has no game: take the ante win."""
+
+    box: int
+
+
+PlayerCommand = (
+    SitDown
+    | LeaveTable
+    | PlaceAnte
+    | CancelBets
+    | RepeatBets
+    | Deal
+    | BuyCard
+    | Exchange
+    | Play
+    | Insure
+    | Fold
+    | RequestDealerExchange
+    | DeclineDealerExchange
+)
+"""What a player may send over HTTP."""
+
+Command = (
+    OpenTable
+    | CloseTable
+    | ReopenTable
+    | OpenRound
+    | BettingTimeUp
+    | DecisionTimeUp
+    | PlayerCommand
+)

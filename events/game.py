@@ -1,0 +1,242 @@
+"""Events of a table's stream: seating, the round lifecycle, cards, decisions, settlement.
+
+Cards are text (``"As"``). Some fields are secret until the round is settled — the seed in
+``RoundOpened``, other boxes' and the dealer's hidden cards in ``CardsDealt`` and the draws —
+so nothing outside the store reads these events except through the redacting projections.
+Money never moves in these events: each movement is a wallet event (see ``events.wallet``)
+appended in the same transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from events.ruleset import CategoryLabel, Ruleset
+
+__all__ = [
+    "AntePlaced",
+    "BetsCancelled",
+    "BonusSettled",
+    "BoxFolded",
+    "BoxPlayed",
+    "BoxSettled",
+    "CardsDealt",
+    "CardsExchanged",
+    "DealRequested",
+    "DealerCardReplaced",
+    "DealerExchangeDeclined",
+    "DealerExchangeRequested",
+    "DealerRevealed",
+    "DealtHand",
+    "Outcome",
+    "PaidCombination",
+    "PlayerLeft",
+    "PlayerSeated",
+    "RoundOpened",
+    "RoundSettled",
+    "SixthCardBought",
+    "TableClosed",
+    "TableEvent",
+    "TableOpened",
+    "TableReopened",
+]
+
+
+class _TableEvent(msgspec.Struct, frozen=True, kw_only=True, tag=True):
+    pass
+
+
+class TableOpened(_TableEvent):
+    table_id: str
+    name: str
+    ruleset: Ruleset
+    private_for: str | None = None
+
+
+class TableClosed(_TableEvent):
+    pass
+
+
+class TableReopened(_TableEvent):
+    pass
+
+
+class PlayerSeated(_TableEvent):
+    player: str
+    seat: int
+
+
+class PlayerLeft(_TableEvent):
+    player: str
+    seat: int
+
+
+class RoundOpened(_TableEvent):
+    """A round begins; ``commitment`` = SHA-256(seed) is public, ``seed`` is secret."""
+
+    round: int
+    commitment: str
+    seed: bytes
+    deck: tuple[str, ...] = ()
+    """Set only in test mode: a fixed deck order (secret like the seed)."""
+
+
+class AntePlaced(_TableEvent):
+    round: int
+    box: int
+    player: str
+    ante: int
+    bonus: int
+    dark: bool
+    bet: int
+    """The Bet staked with the ante on a dark box; 0 on a light box."""
+
+
+class BetsCancelled(_TableEvent):
+    round: int
+    box: int
+    player: str
+
+
+class DealRequested(_TableEvent):
+    round: int
+    player: str
+
+
+class DealtHand(msgspec.Struct, frozen=True, kw_only=True):
+    box: int
+    cards: tuple[str, ...]
+
+
+class CardsDealt(_TableEvent):
+    """Five cards to each box in play order and to the dealer; the dealer's fifth is up."""
+
+    round: int
+    hands: tuple[DealtHand, ...]
+    dealer_cards: tuple[str, ...]
+
+
+class BonusSettled(_TableEvent):
+    round: int
+    box: int
+    player: str
+    hand: CategoryLabel
+    stake: int
+    won: int
+    """Winnings after ``max_payout``; 0 when the bonus is lost."""
+    capped: int = 0
+
+
+class SixthCardBought(_TableEvent):
+    round: int
+    box: int
+    card: str
+    fee: int
+
+
+class CardsExchanged(_TableEvent):
+    round: int
+    box: int
+    discarded: tuple[str, ...]
+    received: tuple[str, ...]
+    fee: int
+
+
+class BoxPlayed(_TableEvent):
+    round: int
+    box: int
+    bet: int
+    insurance: int = 0
+
+
+class BoxFolded(_TableEvent):
+    round: int
+    box: int
+    timed_out: bool = False
+
+
+class DealerRevealed(_TableEvent):
+    round: int
+    cards: tuple[str, ...]
+    hand: CategoryLabel
+    qualifies: bool
+
+
+class DealerExchangeRequested(_TableEvent):
+    round: int
+    box: int
+
+
+class DealerExchangeDeclined(_TableEvent):
+    round: int
+    box: int
+    timed_out: bool = False
+
+
+class DealerCardReplaced(_TableEvent):
+    """The dealer's highest card set aside and replaced; ``free`` for a same-rank redraw."""
+
+    round: int
+    replaced: str
+    card: str
+    free: bool
+
+
+class PaidCombination(msgspec.Struct, frozen=True, kw_only=True):
+    category: CategoryLabel
+    cards: tuple[str, ...]
+
+
+Outcome = Literal["folded", "won", "tied", "lost", "dealer_no_game"]
+
+
+class BoxSettled(_TableEvent):
+    """The box's main wager (ante, Bet, insurance) settled: stakes back plus winnings."""
+
+    round: int
+    box: int
+    player: str
+    outcome: Outcome
+    dealer_draw: bool
+    """The box asked for the dealer draw (its ante was the fee)."""
+    hand: CategoryLabel
+    cards: tuple[str, ...]
+    combinations: tuple[PaidCombination, ...]
+    returned: int
+    won: int
+    capped: int = 0
+
+
+class RoundSettled(_TableEvent):
+    """The round is over; the seed is revealed so anyone can recompute the deck."""
+
+    round: int
+    commitment: str
+    seed: bytes
+
+
+TableEvent = (
+    TableOpened
+    | TableClosed
+    | TableReopened
+    | PlayerSeated
+    | PlayerLeft
+    | RoundOpened
+    | AntePlaced
+    | BetsCancelled
+    | DealRequested
+    | CardsDealt
+    | BonusSettled
+    | SixthCardBought
+    | CardsExchanged
+    | BoxPlayed
+    | BoxFolded
+    | DealerRevealed
+    | DealerExchangeRequested
+    | DealerExchangeDeclined
+    | DealerCardReplaced
+    | BoxSettled
+    | RoundSettled
+)

@@ -1,0 +1,64 @@
+"""Connections for the event store, with the session settings it relies on."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import asyncpg
+
+__all__ = ["DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT", "connect", "create_pool", "session_settings"]
+
+DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT: Final = 10.0
+"""Seconds a session may sit idle inside a transaction before the server ends it.
+
+Catch-up readers only read below the oldest running transaction, so one forgotten open
+transaction would stall every projection; this bounds the stall.
+"""
+
+
+def session_settings(
+    *,
+    idle_in_transaction_timeout: float = DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT,
+    application_name: str = "russian-poker",
+) -> dict[str, str]:
+    """Server settings for every store session (``server_settings`` of asyncpg)."""
+    return {
+        "idle_in_transaction_session_timeout": str(round(idle_in_transaction_timeout * 1000)),
+        "application_name": application_name,
+    }
+
+
+async def create_pool(
+    dsn: str,
+    *,
+    min_size: int = 1,
+    max_size: int = 10,
+    idle_in_transaction_timeout: float = DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT,
+    application_name: str = "russian-poker",
+) -> asyncpg.Pool[asyncpg.Record]:
+    """A connection pool whose sessions use :func:`session_settings`."""
+    return await asyncpg.create_pool(
+        dsn,
+        min_size=min_size,
+        max_size=max_size,
+        server_settings=session_settings(
+            idle_in_transaction_timeout=idle_in_transaction_timeout,
+            application_name=application_name,
+        ),
+    )
+
+
+async def connect(
+    dsn: str,
+    *,
+    idle_in_transaction_timeout: float = DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT,
+    application_name: str = "russian-poker",
+) -> asyncpg.Connection[asyncpg.Record]:
+    """A single connection (a listener, a migration) with :func:`session_settings`."""
+    return await asyncpg.connect(
+        dsn,
+        server_settings=session_settings(
+            idle_in_transaction_timeout=idle_in_transaction_timeout,
+            application_name=application_name,
+        ),
+    )

@@ -1,0 +1,265 @@
+"""The ruleset: every rule that real casinos vary, as one typed, validated value.
+
+A table is opened with a fully resolved ruleset, and the ``TableOpened`` event carries it, so
+a round replays under exactly the rules it was played with, whatever the presets say later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Final, Literal
+
+import msgspec
+
+__all__ = [
+    "BONUS_THRESHOLDS",
+    "CATEGORY_LABELS",
+    "DEFAULT_BET_PAYTABLE",
+    "DEFAULT_BONUS_PAYTABLE",
+    "BonusThreshold",
+    "CategoryLabel",
+    "Ruleset",
+]
+
+CategoryLabel = Literal[
+    "no_game",
+    "ak",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+]
+CATEGORY_LABELS: Final[tuple[CategoryLabel, ...]] = (
+    "no_game",
+    "ak",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
+
+BonusThreshold = Literal[
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "three_aces",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+]
+"""The lowest first-five-card hand the bonus pays: a category, or ``three_aces`` (seed 003:
+three aces or better, i.e. trips of aces or any higher category)."""
+BONUS_THRESHOLDS: Final[tuple[BonusThreshold, ...]] = (
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "three_aces",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
+
+DEFAULT_BET_PAYTABLE: Final[dict[CategoryLabel, int]] = {
+    "ak": 1,
+    "pair": 1,
+    "two_pair": 2,
+    "three_of_a_kind": 3,
+    "straight": 4,
+    "flush": 5,
+    "full_house": 7,
+    "four_of_a_kind": 20,
+    "straight_flush": 50,
+    "royal_flush": 100,
+}
+DEFAULT_BONUS_PAYTABLE: Final[dict[CategoryLabel, int]] = {
+    "three_of_a_kind": 5,
+    "straight": 40,
+    "flush": 50,
+    "full_house": 70,
+    "four_of_a_kind": 200,
+    "straight_flush": 500,
+    "royal_flush": 1000,
+}
+
+_MAX_AMOUNT: Final = 10**12
+"""No stake or limit above this: keeps every sum of a round far inside a PostgreSQL bigint."""
+
+
+def _rank(label: str) -> int:
+    return CATEGORY_LABELS.index(label)  # type: ignore[arg-type]
+
+
+class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Every parameter of RULES.md. Defaults are the ``russian`` (land casino) preset.
+
+    Amounts are integers in minor units of ``currency``; never floats.
+    """
+
+    game: Literal["russian", "oasis"] = "russian"
+    """The game's name in the lobby; behaviour comes only from the parameters below."""
+    currency: str = "EUR"
+    boxes: int = 4
+    light_boxes_per_player: int = 2
+    ante_min: int = 100
+    ante_max: int = 10_000
+    bonus_enabled: bool = True
+    bonus_min: int = 100
+    bonus_max: int | None = None
+    """``None`` resolves to ``ante_max // 10`` (RULES §4)."""
+    max_payout: int | None = None
+    double_combination: bool = True
+    straight_pair_counts_as_two_straights: bool = True
+    buy_sixth_card: bool = True
+    max_exchange_cards: int = 5
+    draw_fee_antes: tuple[int, ...] = (1, 1, 1, 1, 1)
+    """Fee, in antes, for exchanging 1, 2, 3, 4 or 5 cards (Oasis may use a schedule)."""
+    sixth_card_fee_antes: int = 1
+    discards_return_to_deck: bool = True
+    insurance_min_hand: CategoryLabel | None = "three_of_a_kind"
+    """Lowest hand that may be insured; ``None`` turns insurance off."""
+    insurance_max: Literal["payout", "half_payout"] = "payout"
+    ante_pays_on_win: bool = False
+    dealer_draw: bool = True
+    dealer_redraw_limit: int | None = None
+    """How many free redraws after the paid one; ``None`` is unlimited."""
+    insurance_returned_after_dealer_draw: bool = False
+    bonus_min_hand: BonusThreshold = "three_of_a_kind"
+    bet_paytable: dict[CategoryLabel, int] = msgspec.field(
+        default_factory=lambda: dict(DEFAULT_BET_PAYTABLE)
+    )
+    bonus_paytable: dict[CategoryLabel, int] = msgspec.field(
+        default_factory=lambda: dict(DEFAULT_BONUS_PAYTABLE)
+    )
+    betting_timeout_s: int = 30
+    decision_timeout_s: int = 30
+    box_cards_public: bool = False
+
+    def __post_init__(self) -> None:
+        if self.bonus_max is None:
+            msgspec.structs.force_setattr(self, "bonus_max", self.ante_max // 10)
+        problems = self._problems()
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    def _problems(self) -> list[str]:
+        problems: list[str] = []
+
+        def need(ok: bool, message: str) -> None:
+            if not ok:
+                problems.append(message)
+
+        need(
+            len(self.currency) == 3 and self.currency.isalpha() and self.currency.isupper(),
+            f"`currency` must be a three-letter ISO 4217 code, got {self.currency!r}",
+        )
+        need(1 <= self.boxes <= 10, f"`boxes` must be 1..10, got {self.boxes}")
+        need(
+            1 <= self.light_boxes_per_player <= self.boxes,
+            f"`light_boxes_per_player` must be 1..boxes ({self.boxes}), "
+            f"got {self.light_boxes_per_player}",
+        )
+        need(
+            1 <= self.ante_min <= _MAX_AMOUNT,
+            f"`ante_min` must be 1..{_MAX_AMOUNT}, got {self.ante_min}",
+        )
+        need(
+            self.ante_min <= self.ante_max <= _MAX_AMOUNT,
+            f"`ante_max` must be ante_min ({self.ante_min})..{_MAX_AMOUNT}, got {self.ante_max}",
+        )
+        bonus_max = self.bonus_max or 0
+        if self.bonus_enabled:
+            need(
+                1 <= self.bonus_min <= bonus_max <= _MAX_AMOUNT,
+                f"`bonus_min` ({self.bonus_min}) and `bonus_max` ({bonus_max}) must satisfy "
+                f"1 <= bonus_min <= bonus_max <= {_MAX_AMOUNT}",
+            )
+        need(
+            self.max_payout is None or 1 <= self.max_payout <= _MAX_AMOUNT,
+            f"`max_payout` must be 1..{_MAX_AMOUNT} or null, got {self.max_payout}",
+        )
+        need(
+            0 <= self.max_exchange_cards <= 5,
+            f"`max_exchange_cards` must be 0..5, got {self.max_exchange_cards}",
+        )
+        need(
+            len(self.draw_fee_antes) == 5 and all(0 <= f <= 100 for f in self.draw_fee_antes),
+            "`draw_fee_antes` must list 5 fees (in antes, 0..100) for exchanging 1..5 cards, "
+            f"got {list(self.draw_fee_antes)}",
+        )
+        need(
+            0 <= self.sixth_card_fee_antes <= 100,
+            f"`sixth_card_fee_antes` must be 0..100, got {self.sixth_card_fee_antes}",
+        )
+        need(
+            self.insurance_min_hand is None or _rank(self.insurance_min_hand) >= _rank("pair"),
+            "`insurance_min_hand` must be a pair or better, or null",
+        )
+        need(
+            self.dealer_redraw_limit is None or 0 <= self.dealer_redraw_limit <= 100,
+            f"`dealer_redraw_limit` must be 0..100 or null, got {self.dealer_redraw_limit}",
+        )
+        for name in ("betting_timeout_s", "decision_timeout_s"):
+            value = getattr(self, name)
+            need(1 <= value <= 3600, f"`{name}` must be 1..3600 seconds, got {value}")
+        problems.extend(self._paytable_problems())
+        return problems
+
+    def _paytable_problems(self) -> list[str]:
+        problems: list[str] = []
+        paid = set(CATEGORY_LABELS[1:])
+        if set(self.bet_paytable) != paid:
+            missing = sorted(paid - set(self.bet_paytable), key=_rank)
+            extra = sorted(set(self.bet_paytable) - paid, key=_rank)
+            problems.append(
+                f"`bet_paytable` must price every combination from ak to royal_flush "
+                f"(missing: {missing}, not payable: {extra})"
+            )
+        if any(not 0 <= v <= 100_000 for v in self.bet_paytable.values()):
+            problems.append("`bet_paytable` multiples must be 0..100000")
+        if self.bonus_enabled:
+            floor = _rank(self.bonus_threshold_category)
+            needed = {c for c in CATEGORY_LABELS if _rank(c) >= floor}
+            if not needed <= set(self.bonus_paytable):
+                missing = sorted(needed - set(self.bonus_paytable), key=_rank)
+                problems.append(
+                    f"`bonus_paytable` must price every hand from `bonus_min_hand` "
+                    f"({self.bonus_min_hand}) up (missing: {missing})"
+                )
+            if any(not 0 <= v <= 100_000 for v in self.bonus_paytable.values()):
+                problems.append("`bonus_paytable` multiples must be 0..100000")
+        return problems
+
+    @property
+    def bonus_threshold_category(self) -> CategoryLabel:
+        """The category part of ``bonus_min_hand`` (``three_aces`` is three of a kind)."""
+        if self.bonus_min_hand == "three_aces":
+            return "three_of_a_kind"
+        return self.bonus_min_hand
+
+    @property
+    def bonus_limit(self) -> int:
+        """The resolved ``bonus_max`` (never ``None`` after construction)."""
+        assert self.bonus_max is not None
+        return self.bonus_max
+
+    @property
+    def fingerprint(self) -> str:
+        """A short content hash: the ruleset and paytable version in the regulator's record."""
+        canonical = msgspec.json.encode(msgspec.to_builtins(self, order="sorted"))
+        return hashlib.sha256(canonical).hexdigest()[:16]

@@ -1,0 +1,99 @@
+"""The round's deck: derived from a secret seed, replayable bit for bit (RULES §8).
+
+The seed keys an HMAC-SHA256 byte stream (block ``i`` = HMAC(seed, i as 8 bytes big-endian));
+32-bit words of that stream drive Fisher–Yates with rejection sampling, so no position is
+favoured (no modulo bias). Discards go back at positions drawn from the same stream. A deck
+is an immutable value: every operation returns the new deck, so ``decide`` and ``evolve``
+call the same functions and always agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from typing import Final
+
+import msgspec
+
+from service.rules.cards import FULL_DECK, Card
+
+__all__ = ["SEED_BYTES", "Deck", "commitment", "new_seed", "shuffled", "stacked"]
+
+SEED_BYTES: Final = 32
+_WORD: Final = 4
+_WORDS_PER_BLOCK: Final = 32 // _WORD
+_SPACE: Final = 1 << 32
+
+
+def new_seed() -> bytes:
+    """A fresh secret seed from the OS's CSPRNG. Only the shell calls this, never the core."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    """SHA-256 of the seed, hex: published before any bet, checkable after the reveal."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def _word(seed: bytes, index: int) -> int:
+    block = hmac.new(seed, (index // _WORDS_PER_BLOCK).to_bytes(8, "big"), hashlib.sha256)
+    offset = (index % _WORDS_PER_BLOCK) * _WORD
+    return int.from_bytes(block.digest()[offset : offset + _WORD], "big")
+
+
+def _below(seed: bytes, cursor: int, n: int) -> tuple[int, int]:
+    """A uniform integer in ``[0, n)`` and the next cursor; rejects the biased tail."""
+    limit = _SPACE - _SPACE % n
+    while True:
+        value = _word(seed, cursor)
+        cursor += 1
+        if value < limit:
+            return value % n, cursor
+
+
+def shuffled(seed: bytes) -> Deck:
+    """The round's full deck, shuffled by Fisher–Yates from the seed's stream."""
+    if len(seed) != SEED_BYTES:
+        raise ValueError(f"a seed is {SEED_BYTES} bytes")
+    cards = list(FULL_DECK)
+    cursor = 0
+    for i in range(len(cards) - 1, 0, -1):
+        j, cursor = _below(seed, cursor, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return Deck(seed=seed, cards=tuple(cards), cursor=cursor)
+
+
+def stacked(seed: bytes, top: Sequence[Card]) -> Deck:
+    """A deck with ``top`` first and the other cards after them in a fixed order: test mode's
+    scripted rounds. The seed still drives reinsertion, so those rounds replay too."""
+    top = tuple(top)
+    if len(set(top)) != len(top) or not set(top) <= set(FULL_DECK):
+        raise ValueError("a stacked deck names distinct cards of the 52")
+    rest = tuple(c for c in FULL_DECK if c not in set(top))
+    return Deck(seed=seed, cards=top + rest, cursor=0)
+
+
+class Deck(msgspec.Struct, frozen=True, kw_only=True):
+    """The undealt cards, top first, and how far into the seed's stream the round has read."""
+
+    seed: bytes
+    cards: tuple[Card, ...]
+    cursor: int
+
+    def draw(self, count: int) -> tuple[tuple[Card, ...], Deck]:
+        """The top ``count`` cards and the deck without them."""
+        if not 0 <= count <= len(self.cards):
+            raise ValueError(f"cannot draw {count} from {len(self.cards)} cards")
+        drawn, rest = self.cards[:count], self.cards[count:]
+        return drawn, Deck(seed=self.seed, cards=rest, cursor=self.cursor)
+
+    def reinsert(self, discards: Sequence[Card]) -> Deck:
+        """The deck with each discard put back at a random place, in the order given."""
+        cards = list(self.cards)
+        cursor = self.cursor
+        for card in discards:
+            position, cursor = _below(self.seed, cursor, len(cards) + 1)
+            cards.insert(position, card)
+        return Deck(seed=self.seed, cards=tuple(cards), cursor=cursor)

@@ -1,0 +1,156 @@
+"""The table aggregate's state: seats, the current round, its boxes and cards.
+
+States are frozen values built only by ``evolve``; queries that the rules ask of a state
+("whose turn is it on this player's boxes?") live here so ``decide`` reads like the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from events.ruleset import Ruleset
+from service.rules.cards import Card
+from service.rules.deck import Deck
+
+__all__ = ["BetSpec", "Box", "Phase", "Round", "Table"]
+
+Phase = Literal["betting", "decisions", "dealer_draw", "showdown", "settled"]
+
+
+class BetSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """One box's bets, remembered for "repeat the previous round"."""
+
+    box: int
+    ante: int
+    bonus: int
+    dark: bool
+
+
+class Box(msgspec.Struct, frozen=True, kw_only=True):
+    """A box in play this round: its owner, stakes, cards and decisions."""
+
+    number: int
+    player: str
+    ante: int
+    bonus: int = 0
+    dark: bool = False
+    bet: int = 0
+    insurance: int = 0
+    cards: tuple[Card, ...] = ()
+    drew: bool = False
+    decision: Literal["play", "fold"] | None = None
+    dealer_draw: Literal["requested", "declined"] | None = None
+    settled: bool = False
+
+    @property
+    def light(self) -> bool:
+        return not self.dark
+
+    @property
+    def in_play(self) -> bool:
+        """Still contesting the dealer: played (or dark) and not folded."""
+        return self.decision == "play"
+
+
+class Round(msgspec.Struct, frozen=True, kw_only=True):
+    """One round: from the seed commitment to the last box settled."""
+
+    number: int
+    commitment: str
+    deck: Deck
+    phase: Phase = "betting"
+    boxes: tuple[Box, ...] = ()
+    """Sorted by box number."""
+    ready: frozenset[str] = frozenset()
+    """Players who asked for the deal."""
+    dealer: tuple[Card, ...] = ()
+    set_aside: tuple[Card, ...] = ()
+    """Cards out of play: the dealer's replaced cards, and discards that do not return."""
+    dealer_qualified: bool | None = None
+
+    def box(self, number: int) -> Box | None:
+        return next((b for b in self.boxes if b.number == number), None)
+
+    def play_order(self) -> list[Box]:
+        """Larger ante first; equal antes in box-number order (RULES §4)."""
+        return sorted(self.boxes, key=lambda b: (-b.ante, b.number))
+
+    def boxes_of(self, player: str) -> list[Box]:
+        """The player's boxes in play order."""
+        return [b for b in self.play_order() if b.player == player]
+
+    def players(self) -> list[str]:
+        """Players with a bet this round, in order of their first box."""
+        return list(dict.fromkeys(b.player for b in self.play_order()))
+
+    def turn_of(self, player: str) -> Box | None:
+        """The box this player must decide now: their first undecided light box."""
+        if self.phase != "decisions":
+            return None
+        return next(
+            (b for b in self.boxes_of(player) if b.light and b.decision is None),
+            None,
+        )
+
+    def awaiting_decision(self) -> list[Box]:
+        """Each player's box on turn, in play order."""
+        turns = (self.turn_of(p) for p in self.players())
+        return [b for b in turns if b is not None]
+
+    def awaiting_dealer_draw(self) -> list[Box]:
+        """Light boxes still in play that have not answered the dealer-draw offer."""
+        if self.phase != "dealer_draw":
+            return []
+        return [
+            b for b in self.play_order() if b.light and b.in_play and b.dealer_draw is None
+        ]
+
+    def with_box(self, box: Box) -> Round:
+        others = tuple(b for b in self.boxes if b.number != box.number)
+        return msgspec.structs.replace(
+            self, boxes=tuple(sorted((*others, box), key=lambda b: b.number))
+        )
+
+    def without_box(self, number: int) -> Round:
+        return msgspec.structs.replace(
+            self, boxes=tuple(b for b in self.boxes if b.number != number)
+        )
+
+
+class Table(msgspec.Struct, frozen=True, kw_only=True):
+    """The aggregate: one table's seats and current round. ``Table()`` is "not opened yet"."""
+
+    table_id: str = ""
+    name: str = ""
+    ruleset: Ruleset | None = None
+    status: Literal["new", "open", "closed"] = "new"
+    private_for: str | None = None
+    seats: tuple[str | None, ...] = ()
+    """Seat ``i + 1`` is held by ``seats[i]``."""
+    round: Round | None = None
+    rounds_opened: int = 0
+    last_bets: dict[str, tuple[BetSpec, ...]] = msgspec.field(default_factory=dict)
+
+    def seat_of(self, player: str) -> int | None:
+        for index, holder in enumerate(self.seats):
+            if holder == player:
+                return index + 1
+        return None
+
+    @property
+    def rules(self) -> Ruleset:
+        """The ruleset of an opened table."""
+        assert self.ruleset is not None, "table not opened"
+        return self.ruleset
+
+    @property
+    def round_in_play(self) -> bool:
+        """Cards are out: the round can no longer be called off."""
+        return self.round is not None and self.round.phase in ("decisions", "dealer_draw", "showdown")
+
+    @property
+    def needs_round(self) -> bool:
+        """An open table with no round taking bets or in play: the shell opens the next."""
+        return self.status == "open" and (self.round is None or self.round.phase == "settled")
