@@ -47,7 +47,6 @@ _STRAIGHT_TYPES: Final = frozenset(
 _ACE: Final = 14
 _KING: Final = 13
 _RANK_BITS: Final = 4
-_SMALL_SHIFT: Final = 5 * _RANK_BITS
 
 
 class _Candidate(NamedTuple):

@@ -57,8 +57,10 @@ class Hand(msgspec.Struct, frozen=True, kw_only=True):
     """An evaluated hand: what it is, which five cards make it, and how strong it is.
 
     ``strength`` alone decides showdowns (higher wins, equal pushes), so callers never
-    re-implement kicker rules; ``cards`` is ordered defining cards first (rank descending),
-    then kickers descending, with the ace last in the A-5 straight, ready for display.
+    re-implement kicker rules; it packs the category and five comparison ranks (4 bits
+    each) into one int, and only its order is meant to be relied on. ``cards`` is ordered
+    defining cards first (rank descending), then kickers descending, with the ace last in
+    the A-5 straight, ready for display.
     """
 
     category: Category
@@ -78,7 +80,6 @@ _KING: Final = 13
 _WHEEL: Final = (14, 5, 4, 3, 2)
 _RANK_BITS: Final = 4
 """Bits per rank in the packed strength; ranks are 1..14 (1 = the ace of the wheel)."""
-_CATEGORY_SHIFT: Final = 5 * _RANK_BITS
 
 _RANK_VALUE: Final = {r: i + 2 for i, r in enumerate(RANKS)}
 _SUIT_INDEX: Final = {s: i for i, s in enumerate(SUITS)}

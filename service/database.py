@@ -1,0 +1,57 @@
+"""Where the database is: ``DATABASE_URL``, or an embedded PostgreSQL in the data directory.
+
+The embedded server (the ``pgserver`` package: real PostgreSQL binaries from PyPI) keeps its
+data across restarts, and every command (``serve``, ``migrate``, ``replay`` ...) uses the
+same data directory, so they all see the same database.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from events.migrate import migrate
+from events.pool import connect
+
+__all__ = ["data_dir", "database_url", "migrated"]
+
+
+def data_dir() -> Path:
+    """``RUSSIAN_POKER_DATA_DIR``, else ``~/.local/share/russian-poker``."""
+    configured = os.environ.get("RUSSIAN_POKER_DATA_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "russian-poker"
+
+
+_embedded: Any = None
+
+
+def database_url() -> str:
+    """``DATABASE_URL`` if set; else start (or join) the embedded server and return its URL."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        return url
+    global _embedded  # noqa: PLW0603 - one embedded server per process
+    if _embedded is None:
+        import pgserver  # imported lazily: only needed without DATABASE_URL
+
+        path = data_dir() / "pgdata"
+        path.mkdir(parents=True, exist_ok=True)
+        # cleanup_mode=None keeps the server and its data when this process exits, so the
+        # next command (or a second instance) joins it instead of starting over.
+        _embedded = pgserver.get_server(path, cleanup_mode=None)
+    return str(_embedded.get_uri())
+
+
+async def migrated(url: str) -> list[str]:
+    """Apply pending migrations (once, even with several instances starting together)."""
+    conn: asyncpg.Connection[asyncpg.Record] = await connect(url)
+    try:
+        return await migrate(conn)
+    finally:
+        await conn.close()

@@ -1,0 +1,42 @@
+"""Fixtures for the service: a clean migrated database and the command handlers on it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+from events.pool import create_pool
+from service.handling import CommandHandler, WalletHandler
+
+
+async def truncate_everything(pool: asyncpg.Pool[asyncpg.Record]) -> None:
+    async with pool.acquire() as conn:
+        names = await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+            " AND tablename <> 'schema_migrations'"
+        )
+        await conn.execute(
+            f"TRUNCATE {', '.join(r['tablename'] for r in names)} RESTART IDENTITY"
+        )
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[asyncpg.Pool[asyncpg.Record]]:
+    pool = await create_pool(database_url, min_size=1, max_size=8)
+    await truncate_everything(pool)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+@pytest.fixture
+def handler(db: asyncpg.Pool[asyncpg.Record]) -> CommandHandler:
+    return CommandHandler(db, test_mode=True)
+
+
+@pytest.fixture
+def wallet_handler(db: asyncpg.Pool[asyncpg.Record]) -> WalletHandler:
+    return WalletHandler(db)

@@ -1,0 +1,285 @@
+"""The recorder contract, run against PostgreSQL and the in-memory recorder alike."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import msgspec
+import pytest
+
+from events.recorder import EventRecorder
+from events.records import (
+    DuplicateCommand,
+    DuplicateEvent,
+    NewEvent,
+    Position,
+    RecordedEvent,
+    Snapshot,
+    StreamAppend,
+    WrongExpectedVersion,
+)
+
+
+def _event(n: int = 0, *, event_id: uuid.UUID | None = None) -> NewEvent:
+    return NewEvent(
+        event_id=event_id or uuid.uuid4(),
+        event_type="Happened",
+        schema_version=1,
+        data=msgspec.json.encode({"n": n, "nested": {"cards": ["As", "Kd"]}}),
+        metadata=msgspec.json.encode({"actor": "tester"}),
+    )
+
+
+def _to(stream_id: str, expected: int | None, *events: NewEvent) -> StreamAppend:
+    return StreamAppend(stream_id=stream_id, expected_version=expected, events=events)
+
+
+def _json(raw: bytes) -> Any:
+    return msgspec.json.decode(raw)
+
+
+def _values(events: list[RecordedEvent]) -> list[tuple[Any, ...]]:
+    # A recorder promises the same JSON values back, not the same bytes: jsonb re-renders.
+    return [
+        (*msgspec.structs.astuple(e)[:7], _json(e.data), _json(e.metadata), e.recorded_at)
+        for e in events
+    ]
+
+
+async def _everything(recorder: EventRecorder) -> list[tuple[Any, ...]]:
+    return _values(await recorder.read_all(Position.start(), limit=10_000))
+
+
+async def test_appended_events_read_back_unchanged(recorder: EventRecorder) -> None:
+    sent = [_event(1), _event(2)]
+
+    recorded = await recorder.append([_to("round-1", 0, *sent)])
+    read = await recorder.read_stream("round-1")
+
+    assert _values(read) == _values(recorded)
+    assert [(r.stream_id, r.stream_version) for r in read] == [("round-1", 1), ("round-1", 2)]
+    assert [(r.event_id, r.event_type, r.schema_version) for r in read] == [
+        (e.event_id, e.event_type, e.schema_version) for e in sent
+    ]
+    # jsonb may re-render the text; the JSON value is what must survive.
+    assert [(_json(r.data), _json(r.metadata)) for r in read] == [
+        (_json(e.data), _json(e.metadata)) for e in sent
+    ]
+    assert read[0].position < read[1].position
+    assert await recorder.stream_version("round-1") == 2
+
+
+async def test_missing_stream_is_empty_at_version_zero(recorder: EventRecorder) -> None:
+    assert await recorder.read_stream("nobody") == []
+    assert await recorder.stream_version("nobody") == 0
+
+
+async def test_expected_version_zero_only_creates(recorder: EventRecorder) -> None:
+    await recorder.append([_to("s", 0, _event())])
+
+    with pytest.raises(WrongExpectedVersion) as raised:
+        await recorder.append([_to("s", 0, _event())])
+
+    assert (raised.value.stream_id, raised.value.expected, raised.value.actual) == ("s", 0, 1)
+    assert await recorder.stream_version("s") == 1
+
+
+async def test_expected_version_none_appends_at_any_version(recorder: EventRecorder) -> None:
+    first = await recorder.append([_to("wallet", None, _event(1))])
+    second = await recorder.append([_to("wallet", None, _event(2), _event(3))])
+
+    assert [r.stream_version for r in first + second] == [1, 2, 3]
+    assert await recorder.stream_version("wallet") == 3
+
+
+async def test_exact_expected_version_appends_after_it(recorder: EventRecorder) -> None:
+    await recorder.append([_to("s", 0, _event(1), _event(2))])
+
+    recorded = await recorder.append([_to("s", 2, _event(3))])
+
+    assert [r.stream_version for r in recorded] == [3]
+
+
+@pytest.mark.parametrize(("expected", "actual_before"), [(1, 2), (3, 2), (4, 0)])
+async def test_wrong_expected_version_appends_nothing(
+    recorder: EventRecorder, expected: int, actual_before: int
+) -> None:
+    if actual_before:
+        await recorder.append([_to("s", 0, *(_event(i) for i in range(actual_before)))])
+    before = await _everything(recorder)
+    rejected = _event(99)
+
+    with pytest.raises(WrongExpectedVersion) as raised:
+        await recorder.append([_to("s", expected, rejected)])
+
+    assert (raised.value.stream_id, raised.value.expected, raised.value.actual) == (
+        "s",
+        expected,
+        actual_before,
+    )
+    assert await _everything(recorder) == before
+    assert await recorder.stream_version("s") == actual_before
+    # The rejected event left no trace, not even its id.
+    await recorder.append([_to("other", 0, rejected)])
+
+
+@pytest.mark.parametrize("conflicting", ["a-first", "z-last"])
+async def test_multi_stream_append_is_all_or_nothing(
+    recorder: EventRecorder, conflicting: str
+) -> None:
+    # The conflict sorts before or after the healthy stream, so the healthy one is locked
+    # and advanced either before or after the check fails.
+    await recorder.append([_to(conflicting, 0, _event())])
+    before = await _everything(recorder)
+
+    with pytest.raises(WrongExpectedVersion) as raised:
+        await recorder.append([_to("m-healthy", 0, _event()), _to(conflicting, 0, _event())])
+
+    assert raised.value.stream_id == conflicting
+    assert await _everything(recorder) == before
+    assert await recorder.stream_version("m-healthy") == 0
+
+
+async def test_multi_stream_append_records_every_stream(recorder: EventRecorder) -> None:
+    await recorder.append([_to("wallet-1", None, _event(0))])
+
+    recorded = await recorder.append(
+        [_to("round-1", 0, _event(1), _event(2)), _to("wallet-1", 1, _event(3))]
+    )
+
+    assert sorted((r.stream_id, r.stream_version) for r in recorded) == [
+        ("round-1", 1),
+        ("round-1", 2),
+        ("wallet-1", 2),
+    ]
+    assert [r.event_id for r in await recorder.read_all(Position.start())][1:] == [
+        r.event_id for r in sorted(recorded, key=lambda r: r.position)
+    ]
+
+
+async def test_duplicate_command_appends_once_and_returns_stored_result(
+    recorder: EventRecorder,
+) -> None:
+    result = msgspec.json.encode({"status": "accepted", "version": 1})
+    first = await recorder.append(
+        [_to("s", 0, _event(1))], command_id="cmd-1", command_result=result
+    )
+    before = await _everything(recorder)
+
+    # Once as a retry that would now conflict, once as one that would otherwise succeed.
+    for retry in (_to("s", 0, _event(1)), _to("s", None, _event(2))):
+        with pytest.raises(DuplicateCommand) as raised:
+            await recorder.append([retry], command_id="cmd-1", command_result=b"{}")
+        assert raised.value.command_id == "cmd-1"
+        assert _json(raised.value.result) == _json(result)
+
+    assert await _everything(recorder) == before == _values(first)
+    stored = await recorder.lookup_command("cmd-1")
+    assert stored is not None
+    assert _json(stored) == _json(result)
+
+
+async def test_command_without_result_is_recorded_as_null(recorder: EventRecorder) -> None:
+    await recorder.append([_to("s", 0, _event())], command_id="cmd-2")
+
+    with pytest.raises(DuplicateCommand) as raised:
+        await recorder.append([_to("s", None, _event())], command_id="cmd-2")
+
+    assert raised.value.result == b"null"
+    assert await recorder.lookup_command("cmd-2") == b"null"
+    assert await recorder.lookup_command("never-seen") is None
+
+
+async def test_duplicate_command_check_comes_before_version_check(
+    recorder: EventRecorder,
+) -> None:
+    await recorder.append([_to("s", 0, _event())], command_id="cmd-3")
+
+    # A conflicting version on a *retry* must still be reported as the duplicate it is.
+    with pytest.raises(DuplicateCommand):
+        await recorder.append([_to("s", 7, _event())], command_id="cmd-3")
+
+
+async def test_event_id_is_unique_across_streams(recorder: EventRecorder) -> None:
+    taken = _event(1)
+    await recorder.append([_to("s", 0, taken)])
+    before = await _everything(recorder)
+
+    with pytest.raises(DuplicateEvent) as raised:
+        await recorder.append(
+            [_to("t", 0, _event(2), _event(3, event_id=taken.event_id))], command_id="cmd-4"
+        )
+
+    assert raised.value.event_id == taken.event_id
+    assert await _everything(recorder) == before
+    assert await recorder.stream_version("t") == 0
+    # The command rolled back with the events, so it can run again.
+    assert await recorder.lookup_command("cmd-4") is None
+
+
+async def test_event_id_repeated_within_one_append_is_rejected(recorder: EventRecorder) -> None:
+    twice = _event()
+
+    with pytest.raises(DuplicateEvent):
+        await recorder.append([_to("s", 0, twice), _to("t", 0, twice)])
+
+    assert await _everything(recorder) == []
+
+
+async def test_read_stream_range(recorder: EventRecorder) -> None:
+    await recorder.append([_to("s", 0, *(_event(i) for i in range(5)))])
+
+    def versions(events: list[RecordedEvent]) -> list[int]:
+        return [e.stream_version for e in events]
+
+    assert versions(await recorder.read_stream("s", from_version=3)) == [3, 4, 5]
+    assert versions(await recorder.read_stream("s", to_version=2)) == [1, 2]
+    assert versions(await recorder.read_stream("s", from_version=2, to_version=4)) == [2, 3, 4]
+    assert versions(await recorder.read_stream("s", from_version=6)) == []
+
+
+async def test_read_all_pages_through_every_event_once(recorder: EventRecorder) -> None:
+    for i in range(4):
+        await recorder.append([_to(f"s{i}", 0, _event(1), _event(2)), _to("shared", None, _event())])
+
+    seen: list[RecordedEvent] = []
+    position = Position.start()
+    while page := await recorder.read_all(position, limit=3):
+        assert len(page) <= 3
+        seen.extend(page)
+        position = page[-1].position
+
+    assert len(seen) == 12
+    assert len({e.event_id for e in seen}) == 12
+    assert [e.position for e in seen] == sorted(e.position for e in seen)
+    assert [e.stream_version for e in seen if e.stream_id == "shared"] == [1, 2, 3, 4]
+
+
+async def test_snapshot_round_trip_never_moves_back(recorder: EventRecorder) -> None:
+    assert await recorder.load_snapshot("s") is None
+
+    await recorder.save_snapshot(Snapshot(stream_id="s", version=5, state=b"\x00five"))
+    await recorder.save_snapshot(Snapshot(stream_id="s", version=3, state=b"three"))
+    assert await recorder.load_snapshot("s") == Snapshot(stream_id="s", version=5, state=b"\x00five")
+
+    await recorder.save_snapshot(Snapshot(stream_id="s", version=8, state=b"eight"))
+    assert await recorder.load_snapshot("s") == Snapshot(stream_id="s", version=8, state=b"eight")
+
+
+@pytest.mark.parametrize(
+    "appends",
+    [
+        [_to("s", 0)],
+        [_to("s", -1, _event())],
+        [_to("s", 0, _event()), _to("s", 1, _event())],
+    ],
+    ids=["no-events", "negative-version", "stream-twice"],
+)
+async def test_ambiguous_appends_are_refused(
+    recorder: EventRecorder, appends: list[StreamAppend]
+) -> None:
+    with pytest.raises(ValueError):
+        await recorder.append(appends)
+
+    assert await _everything(recorder) == []
