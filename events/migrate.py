@@ -7,6 +7,7 @@ advisory lock makes concurrent callers take turns, and the second finds nothing 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from importlib.resources import files
@@ -88,7 +89,7 @@ def bundled_migrations() -> list[Migration]:
 
 def _checked_order(migrations: Iterable[Migration]) -> list[Migration]:
     ordered = sorted(migrations, key=lambda m: m.version)
-    for before, after in zip(ordered, ordered[1:], strict=False):
+    for before, after in itertools.pairwise(ordered):
         if before.version == after.version:
             raise MigrationError(
                 f"migrations {before.label} and {after.label} share version {before.version}"
@@ -96,9 +97,7 @@ def _checked_order(migrations: Iterable[Migration]) -> list[Migration]:
     return ordered
 
 
-async def migrate(
-    conn: AnyConnection, migrations: Sequence[Migration] | None = None
-) -> list[str]:
+async def migrate(conn: AnyConnection, migrations: Sequence[Migration] | None = None) -> list[str]:
     """Apply the pending migrations in version order; return the labels applied.
 
     All of it runs in one transaction, so a failing migration leaves the schema as it was.

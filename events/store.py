@@ -196,9 +196,7 @@ def _translate(
             # passed, so the real current version is unknown here.
             slot = _STREAM_SLOT.search(detail)
             stream_id = slot.group(1) if slot else appends[0].stream_id
-            expected = next(
-                (a.expected_version for a in appends if a.stream_id == stream_id), None
-            )
+            expected = next((a.expected_version for a in appends if a.stream_id == stream_id), None)
             return WrongExpectedVersion(stream_id, expected, None)
     return error
 

@@ -9,6 +9,7 @@ updates the read models that need read-your-writes — all or nothing. A version
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Sequence
 from typing import Any, Final
@@ -41,6 +42,7 @@ __all__ = [
     "CommandHandler",
     "CommandResult",
     "Conflict",
+    "IdempotencyKeyReused",
     "TransferMismatch",
     "TransferResult",
     "VersionMismatch",
@@ -56,6 +58,8 @@ class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
     table_id: str
     version: int
     events: int
+    fingerprint: str = ""
+    """SHA-256 of the command as sent: a retry must send the same command."""
     duplicate: bool = False
 
 
@@ -66,6 +70,14 @@ class VersionMismatch(Exception):
         super().__init__(f"the table is at version {actual}, not {expected}")
         self.expected = expected
         self.actual = actual
+
+
+class IdempotencyKeyReused(Exception):
+    """The same command id (idempotency key) was sent with a different command."""
+
+
+def fingerprint(command: Command) -> str:
+    return hashlib.sha256(msgspec.json.encode(command)).hexdigest()
 
 
 class Conflict(Exception):
@@ -104,6 +116,10 @@ class CommandHandler:
                 continue
             except DuplicateCommand as duplicate:
                 stored = msgspec.json.decode(duplicate.result, type=CommandResult)
+                if stored.fingerprint != fingerprint(command):
+                    raise IdempotencyKeyReused(
+                        "this idempotency key was used for a different command"
+                    ) from None
                 return msgspec.structs.replace(stored, duplicate=True)
         raise Conflict(f"table {table_id} is too busy; try again")
 
@@ -143,6 +159,7 @@ class CommandHandler:
         appends = _appends(table_id, version, batches, held, request_id)
         result = CommandResult(
             table_id=table_id,
+            fingerprint=fingerprint(command),
             version=version + sum(not _is_wallet_event(e) for e in every_event),
             events=len(every_event),
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import tempfile
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,21 +19,18 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
+from pgserver.postgres_server import get_server
 
 from events.migrate import migrate
 from events.pool import create_pool
 
-LOCAL_SERVER_URL: Final = "postgresql://postgres@127.0.0.1:5432/postgres"
+LOCAL_SERVER_URL: Final = "postgresql://postgres@127.0.0.1:5999/postgres"
 
-STORE_TABLES: Final = (
-    "events",
-    "streams",
-    "commands",
-    "idempotency_keys",
-    "projection_checkpoints",
-    "snapshots",
-)
-"""Tables the ``pool`` fixture empties before each test."""
+_TABLES_TO_EMPTY: Final = """
+SELECT string_agg(format('%I.%I', schemaname, tablename), ', ')
+FROM pg_tables
+WHERE schemaname = 'public' AND tablename <> 'schema_migrations'
+"""
 
 
 def with_database(url: str, database: str) -> str:
@@ -51,11 +49,14 @@ async def _accepts_connections(url: str) -> bool:
 
 
 @pytest.fixture(scope="session")
-def _embedded_server_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    # Under xdist every worker has its own basetemp below a shared parent; pgserver shares a
-    # data directory between processes and stops the server when the last one exits.
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+def _embedded_server_root() -> Path:
+    # Outside pytest's basetemp: that sits in a root-only directory, and as root pgserver
+    # runs PostgreSQL as its own unprivileged user, who must be able to reach the data.
+    # xdist workers of one run share the server (pgserver stops it with the last user).
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
+    root = Path(tempfile.gettempdir()) / "russian-poker-tests" / run
+    root.mkdir(parents=True, exist_ok=True)
+    return root
 
 
 @pytest.fixture(scope="session")
@@ -64,12 +65,12 @@ async def server_url(_embedded_server_root: Path) -> AsyncIterator[str]:
     configured = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
     if configured:
         yield configured
-    elif await _accepts_connections(LOCAL_SERVER_URL):
+    elif not os.environ.get("RUSSIAN_POKER_TEST_EMBEDDED") and await _accepts_connections(
+        LOCAL_SERVER_URL
+    ):
         yield LOCAL_SERVER_URL
     else:
-        import pgserver  # type: ignore[import-untyped]  # only needed when nothing runs
-
-        server = pgserver.get_server(_embedded_server_root / "pgdata", cleanup_mode="stop")
+        server = get_server(_embedded_server_root / "pgdata", cleanup_mode="stop")
         yield str(server.get_uri())
         server.cleanup()
 
@@ -113,11 +114,16 @@ async def scratch_database(server_url: str) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool[asyncpg.Record]]:
-    """A pool on the session database, with the event-store tables emptied first."""
+    """A pool on the session database, every table emptied first.
+
+    Everything but ``schema_migrations`` goes: read models are derived from the events, so
+    keeping them while the events go would leave a state no real system can be in.
+    """
     pool = await create_pool(database_url, min_size=1, max_size=8)
     try:
         async with pool.acquire() as conn:
-            await conn.execute(f"TRUNCATE {', '.join(STORE_TABLES)} RESTART IDENTITY")
+            tables = await conn.fetchval(_TABLES_TO_EMPTY)
+            await conn.execute(f"TRUNCATE {tables} RESTART IDENTITY")
         yield pool
     finally:
         try:

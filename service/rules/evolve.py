@@ -73,7 +73,9 @@ def evolve(state: Table, event: Event) -> Table:
         case RoundOpened():
             deck = stacked(event.seed, event.deck) if event.deck else shuffled(event.seed)
             new_round = Round(number=event.round, commitment=event.commitment, deck=deck)
-            return _replace(state, round=new_round, rounds_opened=event.round)
+            return _replace(
+                state, round=new_round, rounds_opened=event.round, previous=state.round
+            )
         case RoundSettled():
             return _round_settled(state)
     current = state.round

@@ -131,6 +131,8 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     """Seat ``i + 1`` is held by ``seats[i]``."""
     round: Round | None = None
     rounds_opened: int = 0
+    previous: Round | None = None
+    """The last finished round, kept so players can see how it ended once the next opens."""
     last_bets: dict[str, tuple[BetSpec, ...]] = msgspec.field(default_factory=dict)
 
     def seat_of(self, player: str) -> int | None:

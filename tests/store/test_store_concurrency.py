@@ -27,6 +27,7 @@ ROUNDS = 8
 WRITERS = 16
 TRANSACTIONS_PER_WRITER = 30
 EVENTS_PER_TRANSACTION = 4
+TOTAL = WRITERS * TRANSACTIONS_PER_WRITER * EVENTS_PER_TRANSACTION
 
 
 def _event(n: int = 0) -> NewEvent:
@@ -38,6 +39,10 @@ def _event(n: int = 0) -> NewEvent:
     )
 
 
+def _to(stream_id: str, expected: int, events: list[NewEvent]) -> StreamAppend:
+    return StreamAppend(stream_id=stream_id, expected_version=expected, events=events)
+
+
 @pytest.fixture
 async def wide_pool(database_url: str, pool: Pool) -> AsyncIterator[Pool]:
     """A pool with a connection per concurrent actor (``pool`` has emptied the tables)."""
@@ -45,7 +50,7 @@ async def wide_pool(database_url: str, pool: Pool) -> AsyncIterator[Pool]:
     try:
         yield wide
     finally:
-        await wide.close()
+        await asyncio.wait_for(wide.close(), timeout=30)
 
 
 async def test_racing_appenders_get_exactly_one_winner_per_version(wide_pool: Pool) -> None:
@@ -86,47 +91,43 @@ async def test_catch_up_reader_sees_every_event_exactly_once(wide_pool: Pool) ->
     async def writer(number: int) -> None:
         rng = random.Random(number)
         stream_id = f"writer-{number}"
+        half = EVENTS_PER_TRANSACTION // 2
         async with wide_pool.acquire() as conn:
-            for version in range(0, TRANSACTIONS_PER_WRITER * 2, 2):
+            for version in range(
+                0, TRANSACTIONS_PER_WRITER * EVENTS_PER_TRANSACTION, EVENTS_PER_TRANSACTION
+            ):
                 batch = [_event(i) for i in range(EVENTS_PER_TRANSACTION)]
-                half = EVENTS_PER_TRANSACTION // 2
                 async with conn.transaction():
                     await asyncio.sleep(rng.random() / 500)
-                    await store.append(
-                        conn,
-                        [StreamAppend(stream_id=stream_id, expected_version=version, events=batch[:half])],
-                    )
-                    await store.append(
-                        conn,
-                        [StreamAppend(stream_id=stream_id, expected_version=version + 1, events=batch[half:])],
-                    )
+                    await store.append(conn, [_to(stream_id, version, batch[:half])])
+                    await store.append(conn, [_to(stream_id, version + half, batch[half:])])
                     # Holding the lower positions uncommitted while others commit is exactly
                     # what makes a naive `global_position > last` reader skip events.
                     await asyncio.sleep(rng.random() / 200)
                 written.update(e.event_id for e in batch)
 
     async def reader() -> None:
-        expected = WRITERS * TRANSACTIONS_PER_WRITER * EVENTS_PER_TRANSACTION
         position = Position.start()
         async with wide_pool.acquire() as conn:
-            for _ in range(100_000):
+            while not (writers_done.is_set() and len(seen) >= TOTAL):
                 page = await store.read_all(conn, position, limit=50)
+                seen.extend(page)
                 if page:
-                    seen.extend(page)
                     position = page[-1].position
-                elif writers_done.is_set() and len(seen) >= expected:
-                    return
                 else:
                     await asyncio.sleep(0.001)
-            pytest.fail(f"reader gave up after seeing {len(seen)} of {expected} events")
 
     reading = asyncio.create_task(reader())
-    await asyncio.gather(*(writer(n) for n in range(WRITERS)))
-    writers_done.set()
-    await asyncio.wait_for(reading, timeout=120)
+    try:
+        await asyncio.gather(*(writer(n) for n in range(WRITERS)))
+        writers_done.set()
+        # Generous bound on a condition that must hold; it only turns a hang into a failure.
+        await asyncio.wait_for(reading, timeout=120)
+    finally:
+        reading.cancel()
 
     seen_ids = [e.event_id for e in seen]
-    assert len(seen_ids) == len(written) == WRITERS * TRANSACTIONS_PER_WRITER * EVENTS_PER_TRANSACTION
+    assert len(seen_ids) == len(written) == TOTAL
     assert set(seen_ids) == written
     assert [e.position for e in seen] == sorted(e.position for e in seen)
     async with wide_pool.acquire() as conn:

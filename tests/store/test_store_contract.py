@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -47,8 +48,30 @@ def _values(events: list[RecordedEvent]) -> list[tuple[Any, ...]]:
     ]
 
 
-async def _everything(recorder: EventRecorder) -> list[tuple[Any, ...]]:
-    return _values(await recorder.read_all(Position.start(), limit=10_000))
+async def _streams(recorder: EventRecorder, *stream_ids: str) -> list[tuple[Any, ...]]:
+    """Everything stored in the given streams: the probe for "nothing was appended"."""
+    return _values([e for s in stream_ids for e in await recorder.read_stream(s)])
+
+
+async def _read_all(
+    recorder: EventRecorder, count: int, *, limit: int = 1000
+) -> list[RecordedEvent]:
+    """Page through ``read_all`` until ``count`` events arrived.
+
+    ``read_all`` stops below the oldest transaction running anywhere on the server, so a
+    concurrent session (another xdist worker) may hold back even our own committed events
+    for a moment. The timeout only turns a hang into a failure.
+    """
+    seen: list[RecordedEvent] = []
+    position = Position.start()
+    async with asyncio.timeout(30):
+        while len(seen) < count:
+            page = await recorder.read_all(position, limit=limit)
+            assert len(page) <= limit
+            seen.extend(page)
+            position = page[-1].position if page else position
+            await asyncio.sleep(0 if page else 0.01)
+    return seen
 
 
 async def test_appended_events_read_back_unchanged(recorder: EventRecorder) -> None:
@@ -107,7 +130,7 @@ async def test_wrong_expected_version_appends_nothing(
 ) -> None:
     if actual_before:
         await recorder.append([_to("s", 0, *(_event(i) for i in range(actual_before)))])
-    before = await _everything(recorder)
+    before = await _streams(recorder, "s", "other")
     rejected = _event(99)
 
     with pytest.raises(WrongExpectedVersion) as raised:
@@ -118,7 +141,7 @@ async def test_wrong_expected_version_appends_nothing(
         expected,
         actual_before,
     )
-    assert await _everything(recorder) == before
+    assert await _streams(recorder, "s", "other") == before
     assert await recorder.stream_version("s") == actual_before
     # The rejected event left no trace, not even its id.
     await recorder.append([_to("other", 0, rejected)])
@@ -131,13 +154,13 @@ async def test_multi_stream_append_is_all_or_nothing(
     # The conflict sorts before or after the healthy stream, so the healthy one is locked
     # and advanced either before or after the check fails.
     await recorder.append([_to(conflicting, 0, _event())])
-    before = await _everything(recorder)
+    before = await _streams(recorder, conflicting, "m-healthy")
 
     with pytest.raises(WrongExpectedVersion) as raised:
         await recorder.append([_to("m-healthy", 0, _event()), _to(conflicting, 0, _event())])
 
     assert raised.value.stream_id == conflicting
-    assert await _everything(recorder) == before
+    assert await _streams(recorder, conflicting, "m-healthy") == before
     assert await recorder.stream_version("m-healthy") == 0
 
 
@@ -153,7 +176,7 @@ async def test_multi_stream_append_records_every_stream(recorder: EventRecorder)
         ("round-1", 2),
         ("wallet-1", 2),
     ]
-    assert [r.event_id for r in await recorder.read_all(Position.start())][1:] == [
+    assert [r.event_id for r in await _read_all(recorder, 4)][1:] == [
         r.event_id for r in sorted(recorded, key=lambda r: r.position)
     ]
 
@@ -165,7 +188,7 @@ async def test_duplicate_command_appends_once_and_returns_stored_result(
     first = await recorder.append(
         [_to("s", 0, _event(1))], command_id="cmd-1", command_result=result
     )
-    before = await _everything(recorder)
+    before = await _streams(recorder, "s")
 
     # Once as a retry that would now conflict, once as one that would otherwise succeed.
     for retry in (_to("s", 0, _event(1)), _to("s", None, _event(2))):
@@ -174,7 +197,7 @@ async def test_duplicate_command_appends_once_and_returns_stored_result(
         assert raised.value.command_id == "cmd-1"
         assert _json(raised.value.result) == _json(result)
 
-    assert await _everything(recorder) == before == _values(first)
+    assert await _streams(recorder, "s") == before == _values(first)
     stored = await recorder.lookup_command("cmd-1")
     assert stored is not None
     assert _json(stored) == _json(result)
@@ -204,7 +227,7 @@ async def test_duplicate_command_check_comes_before_version_check(
 async def test_event_id_is_unique_across_streams(recorder: EventRecorder) -> None:
     taken = _event(1)
     await recorder.append([_to("s", 0, taken)])
-    before = await _everything(recorder)
+    before = await _streams(recorder, "s", "t")
 
     with pytest.raises(DuplicateEvent) as raised:
         await recorder.append(
@@ -212,7 +235,7 @@ async def test_event_id_is_unique_across_streams(recorder: EventRecorder) -> Non
         )
 
     assert raised.value.event_id == taken.event_id
-    assert await _everything(recorder) == before
+    assert await _streams(recorder, "s", "t") == before
     assert await recorder.stream_version("t") == 0
     # The command rolled back with the events, so it can run again.
     assert await recorder.lookup_command("cmd-4") is None
@@ -224,7 +247,7 @@ async def test_event_id_repeated_within_one_append_is_rejected(recorder: EventRe
     with pytest.raises(DuplicateEvent):
         await recorder.append([_to("s", 0, twice), _to("t", 0, twice)])
 
-    assert await _everything(recorder) == []
+    assert await _streams(recorder, "s", "t") == []
 
 
 async def test_read_stream_range(recorder: EventRecorder) -> None:
@@ -241,14 +264,11 @@ async def test_read_stream_range(recorder: EventRecorder) -> None:
 
 async def test_read_all_pages_through_every_event_once(recorder: EventRecorder) -> None:
     for i in range(4):
-        await recorder.append([_to(f"s{i}", 0, _event(1), _event(2)), _to("shared", None, _event())])
+        await recorder.append(
+            [_to(f"s{i}", 0, _event(1), _event(2)), _to("shared", None, _event())]
+        )
 
-    seen: list[RecordedEvent] = []
-    position = Position.start()
-    while page := await recorder.read_all(position, limit=3):
-        assert len(page) <= 3
-        seen.extend(page)
-        position = page[-1].position
+    seen = await _read_all(recorder, 12, limit=3)
 
     assert len(seen) == 12
     assert len({e.event_id for e in seen}) == 12
@@ -261,7 +281,9 @@ async def test_snapshot_round_trip_never_moves_back(recorder: EventRecorder) -> 
 
     await recorder.save_snapshot(Snapshot(stream_id="s", version=5, state=b"\x00five"))
     await recorder.save_snapshot(Snapshot(stream_id="s", version=3, state=b"three"))
-    assert await recorder.load_snapshot("s") == Snapshot(stream_id="s", version=5, state=b"\x00five")
+    assert await recorder.load_snapshot("s") == Snapshot(
+        stream_id="s", version=5, state=b"\x00five"
+    )
 
     await recorder.save_snapshot(Snapshot(stream_id="s", version=8, state=b"eight"))
     assert await recorder.load_snapshot("s") == Snapshot(stream_id="s", version=8, state=b"eight")
@@ -282,4 +304,4 @@ async def test_ambiguous_appends_are_refused(
     with pytest.raises(ValueError):
         await recorder.append(appends)
 
-    assert await _everything(recorder) == []
+    assert await _streams(recorder, "s") == []

@@ -82,11 +82,11 @@ async def test_event_data_is_queryable_jsonb(pool: Pool) -> None:
 async def test_store_sessions_bound_idle_transactions(database_url: str, pool: Pool) -> None:
     async with pool.acquire() as conn:
         assert await conn.fetchval("SHOW idle_in_transaction_session_timeout") == "10s"
-    conn = await connect(database_url, idle_in_transaction_timeout=2.5)
+    single = await connect(database_url, idle_in_transaction_timeout=2.5)
     try:
-        assert await conn.fetchval("SHOW idle_in_transaction_session_timeout") == "2500ms"
+        assert await single.fetchval("SHOW idle_in_transaction_session_timeout") == "2500ms"
     finally:
-        await conn.close()
+        await single.close()
 
 
 async def test_read_all_is_served_by_the_tx_id_index(pool: Pool) -> None:

@@ -1,0 +1,63 @@
+"""Bearer JWTs carrying a role and, for players, a player id.
+
+HS256 only: the algorithm is pinned on decode, so ``alg=none`` and algorithm-confusion
+tokens are refused along with forged, wrong-secret and expired ones (401). A valid token of
+the wrong role is a 403.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+import jwt
+import msgspec
+from litestar.connection import ASGIConnection
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
+
+__all__ = ["Principal", "Role", "mint_token", "principal_from", "require"]
+
+Role = Literal["player", "operator", "auditor"]
+_ALGORITHM = "HS256"
+
+
+class Principal(msgspec.Struct, frozen=True, kw_only=True):
+    role: Role
+    subject: str
+    """The player id for players; a name for operators and auditors."""
+
+
+def mint_token(secret: str, role: Role, subject: str, ttl_s: int = 3600) -> str:
+    now = int(time.time())
+    claims = {"sub": subject, "role": role, "iat": now, "exp": now + ttl_s}
+    return jwt.encode(claims, secret, algorithm=_ALGORITHM)
+
+
+def decode_token(secret: str, token: str) -> Principal:
+    try:
+        claims = jwt.decode(
+            token, secret, algorithms=[_ALGORITHM], options={"require": ["exp", "sub", "role"]}
+        )
+    except jwt.ExpiredSignatureError:
+        raise NotAuthorizedException("the token has expired") from None
+    except jwt.PyJWTError:
+        raise NotAuthorizedException("the token is not valid") from None
+    try:
+        return msgspec.convert({"role": claims["role"], "subject": claims["sub"]}, Principal)
+    except msgspec.ValidationError:
+        raise NotAuthorizedException("the token's claims are not valid") from None
+
+
+def principal_from(connection: ASGIConnection[object, object, object, object]) -> Principal:
+    header = connection.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise NotAuthorizedException("a bearer token is required")
+    secret: str = connection.app.state.settings.jwt_secret
+    return decode_token(secret, token.strip())
+
+
+def require(principal: Principal, *roles: Role) -> Principal:
+    if principal.role not in roles:
+        raise PermissionDeniedException(f"this needs the {' or '.join(roles)} role")
+    return principal

@@ -1,0 +1,30 @@
+"""Liveness and readiness for load balancers and orchestrators."""
+
+from __future__ import annotations
+
+import asyncpg
+from litestar import Controller, get
+from litestar.exceptions import ServiceUnavailableException
+
+from service.app.dependencies import DbPool
+
+__all__ = ["HealthController"]
+
+
+class HealthController(Controller):
+    path = "/health"
+    tags = ["health"]
+
+    @get("/live", summary="The process is up")
+    async def live(self) -> dict[str, str]:
+        return {"status": "ok"}
+
+    @get("/ready", summary="The database answers")
+    async def ready(self, pool: DbPool) -> dict[str, str]:
+        try:
+            await pool.fetchval("SELECT 1", timeout=2)
+        except (OSError, asyncpg.PostgresError, TimeoutError):
+            raise ServiceUnavailableException(
+                "the database does not answer", headers={"Retry-After": "2"}
+            ) from None
+        return {"status": "ready"}

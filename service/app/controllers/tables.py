@@ -1,0 +1,227 @@
+"""Tables: the lobby, creating and running tables, each viewer's view, and commands."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Annotated, Any
+
+import asyncpg
+from litestar import Controller, get, post, put
+from litestar.datastructures import State
+from litestar.exceptions import ClientException, NotFoundException, PermissionDeniedException
+from litestar.params import Parameter
+from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED, HTTP_204_NO_CONTENT
+
+from events.commands import Actor, CloseTable, OpenTable, PlayerCommand, ReopenTable
+from projections import tables
+from projections.views import TableView, Viewer, table_view
+from service.app.dependencies import DbPool
+from service.app.auth import Principal, require
+from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
+from service.handling import CommandHandler
+from service.rules.cards import CardError, parse_cards
+from service.rules.presets import make_ruleset
+
+__all__ = ["TableController"]
+
+_TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def viewer_of(principal: Principal) -> Viewer:
+    if principal.role == "player":
+        return Viewer(role="player", player_id=principal.subject)
+    return Viewer(role="operator" if principal.role == "operator" else "auditor")
+
+
+def _actor(principal: Principal) -> Actor:
+    return Actor(role=principal.role, id=principal.subject)
+
+
+async def load_view(pool: DbPool, table_id: str, viewer: Viewer) -> TableView:
+    async with pool.acquire() as conn:
+        state, version = await tables.load(conn, table_id)
+    if version == 0:
+        raise NotFoundException(f"no table {table_id!r}")
+    if viewer.role == "player" and state.seat_of(viewer.player_id or "") is None:
+        viewer = Viewer(role="observer", player_id=viewer.player_id)
+    return table_view(state, version, viewer)
+
+
+class TableController(Controller):
+    path = "/v1/tables"
+    tags = ["tables"]
+
+    @get("/", summary="The lobby: tables with their game, limits and free places")
+    async def lobby(
+        self, pool: DbPool, principal: Principal
+    ) -> list[LobbyEntry]:
+        async with pool.acquire() as conn:
+            rows = await conn.fetch("SELECT table_id FROM table_states ORDER BY table_id")
+            entries = []
+            for row in rows:
+                state, _ = await tables.load(conn, row["table_id"])
+                rules = state.rules
+                taken = len(state.round.boxes) if state.round and state.round.phase == "betting" else 0
+                entries.append(
+                    LobbyEntry(
+                        table_id=state.table_id,
+                        name=state.name,
+                        game=rules.game,
+                        status=state.status,
+                        currency=rules.currency,
+                        ante_min=rules.ante_min,
+                        ante_max=rules.ante_max,
+                        free_seats=sum(s is None for s in state.seats),
+                        free_boxes=rules.boxes - taken,
+                        private=state.private_for is not None,
+                    )
+                )
+        return entries
+
+    @post("/", status_code=HTTP_201_CREATED, summary="Open a table from a preset plus overrides")
+    async def create(
+        self,
+        data: CreateTable,
+        pool: DbPool,
+        commands: CommandHandler,
+        principal: Principal,
+        state: State,
+    ) -> TableView:
+        require(principal, "operator")
+        table_id = data.table_id or uuid.uuid4().hex[:12]
+        if not _TABLE_ID.match(table_id):
+            raise ClientException("table_id: letters, digits, - and _ only, at most 64")
+        ruleset = make_ruleset(data.preset, data.overrides)
+        if data.test_deck is not None:
+            await _store_test_deck(pool, state, table_id, data.test_deck)
+        command = OpenTable(ruleset=ruleset, name=data.name, private_for=data.private_for)
+        await commands.execute(table_id, command, _actor(principal))
+        return await load_view(pool, table_id, viewer_of(principal))
+
+    @get("/{table_id:str}", summary="The table in the caller's own view")
+    async def show(
+        self, table_id: str, pool: DbPool, principal: Principal
+    ) -> TableView:
+        return await load_view(pool, table_id, viewer_of(principal))
+
+    @post("/{table_id:str}/close", status_code=HTTP_200_OK, summary="Stop opening rounds")
+    async def close(
+        self,
+        table_id: str,
+        pool: DbPool,
+        commands: CommandHandler,
+        principal: Principal,
+    ) -> TableView:
+        require(principal, "operator")
+        await _known(pool, table_id)
+        await commands.execute(table_id, CloseTable(), _actor(principal))
+        return await load_view(pool, table_id, viewer_of(principal))
+
+    @post("/{table_id:str}/reopen", status_code=HTTP_200_OK, summary="Open a closed table")
+    async def reopen(
+        self,
+        table_id: str,
+        pool: DbPool,
+        commands: CommandHandler,
+        principal: Principal,
+    ) -> TableView:
+        require(principal, "operator")
+        await _known(pool, table_id)
+        await commands.execute(table_id, ReopenTable(), _actor(principal))
+        return await load_view(pool, table_id, viewer_of(principal))
+
+    @post(
+        "/{table_id:str}/commands",
+        status_code=HTTP_200_OK,
+        summary="Send a player command (tagged union on `type`)",
+        description=(
+            "Every rule of the game is a command: SitDown, LeaveTable, PlaceAnte, CancelBets, "
+            "RepeatBets, Deal, BuyCard, Exchange, Play, Insure, Fold, RequestDealerExchange, "
+            "DeclineDealerExchange. `Idempotency-Key` is required: a retry with the same key "
+            "and body is answered without acting twice. `If-Match` (the table's version) "
+            "makes the command conditional."
+        ),
+    )
+    async def command(
+        self,
+        table_id: str,
+        data: PlayerCommand,
+        pool: DbPool,
+        commands: CommandHandler,
+        principal: Principal,
+        state: State,
+        idempotency_key: Annotated[
+            str | None, Parameter(header="Idempotency-Key", required=False, max_length=200)
+        ] = None,
+        if_match: Annotated[str | None, Parameter(header="If-Match", required=False)] = None,
+    ) -> CommandResponse:
+        require(principal, "player")
+        if not idempotency_key:
+            raise ClientException(
+                "an Idempotency-Key header is required", status_code=428
+            )
+        expected = _version(if_match)
+        await _known(pool, table_id)
+        result = await commands.execute(
+            table_id,
+            data,
+            _actor(principal),
+            command_id=f"{principal.subject}:{idempotency_key}",
+            expected_version=expected,
+            request_id=state.get("request_id"),
+        )
+        view = await load_view(pool, table_id, viewer_of(principal))
+        return CommandResponse(
+            version=result.version, events=result.events, duplicate=result.duplicate, table=view
+        )
+
+    @put(
+        "/{table_id:str}/test-deck",
+        status_code=HTTP_204_NO_CONTENT,
+        summary="Test mode only: the next round's deck, top first",
+    )
+    async def test_deck(
+        self,
+        table_id: str,
+        data: TestDeck,
+        pool: DbPool,
+        principal: Principal,
+        state: State,
+    ) -> None:
+        require(principal, "operator")
+        await _known(pool, table_id)
+        await _store_test_deck(pool, state, table_id, data.cards)
+
+
+async def _store_test_deck(
+    pool: DbPool, state: State, table_id: str, deck: list[str]
+) -> None:
+    if not state.settings.test_mode:
+        raise PermissionDeniedException("test mode is off")
+    try:
+        cards = parse_cards(deck)
+    except CardError as exc:
+        raise ClientException(str(exc), status_code=422) from None
+    await pool.execute(
+        "INSERT INTO test_decks (table_id, deck) VALUES ($1, $2)"
+        " ON CONFLICT (table_id) DO UPDATE SET deck = excluded.deck",
+        table_id,
+        list(cards),
+    )
+
+
+def _version(if_match: str | None) -> int | None:
+    if if_match is None:
+        return None
+    text = if_match.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise ClientException("If-Match: the table's version number, e.g. \"12\"")
+    return int(text)
+
+
+async def _known(pool: DbPool, table_id: str) -> Any:
+    exists = await pool.fetchval("SELECT 1 FROM table_states WHERE table_id = $1", table_id)
+    if not exists:
+        raise NotFoundException(f"no table {table_id!r}")
+    return exists

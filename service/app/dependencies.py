@@ -1,0 +1,38 @@
+"""Dependency providers: the pool, the handlers and the authenticated principal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeAlias
+
+import asyncpg
+from litestar import Request
+from litestar.datastructures import State
+
+from service.app.auth import Principal, principal_from
+from service.handling import CommandHandler, WalletHandler
+
+__all__ = ["DbPool", "provide_commands", "provide_pool", "provide_principal", "provide_wallets"]
+
+if TYPE_CHECKING:
+    DbPool: TypeAlias = asyncpg.Pool[asyncpg.Record]
+else:
+    DbPool = asyncpg.Pool  # Litestar resolves annotations at run time; Pool[...] is not real
+
+
+def provide_pool(state: State) -> DbPool:
+    pool: DbPool = state.pool
+    return pool
+
+
+def provide_commands(state: State) -> CommandHandler:
+    handler: CommandHandler = state.commands
+    return handler
+
+
+def provide_wallets(state: State) -> WalletHandler:
+    handler: WalletHandler = state.wallets
+    return handler
+
+
+def provide_principal(request: Request[object, object, State]) -> Principal:
+    return principal_from(request)  # type: ignore[arg-type]

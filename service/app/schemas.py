@@ -1,0 +1,94 @@
+"""Request and response bodies that are not events, commands or views."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from projections.views import TableView
+
+__all__ = [
+    "CommandResponse",
+    "CreateTable",
+    "CreateWallet",
+    "LedgerEntry",
+    "LedgerPage",
+    "LobbyEntry",
+    "TestDeck",
+    "Transfer",
+    "WalletView",
+]
+
+
+class CreateTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    table_id: str = msgspec.field(default="")
+    """Leave empty for a generated id. Letters, digits, ``-`` and ``_``, at most 64."""
+    name: str = ""
+    preset: Literal["russian", "russian-online", "oasis"] = "russian"
+    overrides: dict[str, Any] = msgspec.field(default_factory=dict)
+    private_for: str | None = None
+    test_deck: list[str] | None = None
+    """Test mode only: the first round's deck, top first."""
+
+
+class CreateWallet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    wallet_id: str
+    """The player id whose wallet this is."""
+    currency: str = "EUR"
+
+
+class Transfer(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    transfer_id: str
+    """The operator's id for this movement: a retry with the same id moves nothing twice."""
+    amount: int
+
+
+class WalletView(msgspec.Struct, frozen=True, kw_only=True):
+    wallet_id: str
+    currency: str
+    balance: int
+    version: int
+
+
+class LedgerEntry(msgspec.Struct, frozen=True, kw_only=True):
+    position: int
+    kind: str
+    amount: int
+    reason: str | None
+    table_id: str | None
+    round: int | None
+    box: int | None
+    transfer_id: str | None
+    balance_after: int
+    recorded_at: str
+
+
+class LedgerPage(msgspec.Struct, frozen=True, kw_only=True):
+    entries: list[LedgerEntry]
+    next_cursor: int | None
+
+
+class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    name: str
+    game: str
+    status: str
+    currency: str
+    ante_min: int
+    ante_max: int
+    free_seats: int
+    free_boxes: int
+    private: bool
+
+
+class CommandResponse(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    events: int
+    duplicate: bool
+    table: TableView
+
+
+class TestDeck(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    cards: list[str]
+    """Top of the next round's deck, in the order cards are dealt."""

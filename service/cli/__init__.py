@@ -1,0 +1,23 @@
+"""The ``russian-poker`` command."""
+
+from __future__ import annotations
+
+import click
+
+from service.cli.evaluate import evaluate
+from service.cli.maintenance import migrate_command, openapi_command
+from service.cli.serve import serve, token
+
+__all__ = ["main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """Russian Poker and Oasis Poker: an event-sourced casino game backend."""
+
+
+main.add_command(evaluate)
+main.add_command(migrate_command)
+main.add_command(openapi_command)
+main.add_command(serve)
+main.add_command(token)

@@ -1,0 +1,61 @@
+"""``russian-poker serve`` and ``russian-poker token``."""
+
+from __future__ import annotations
+
+import click
+
+from service.app.auth import mint_token
+from service.settings import ConfigurationError, load_settings
+
+__all__ = ["serve", "token"]
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64))
+def serve(host: str, port: int, workers: int) -> None:
+    """Run the HTTP service (embedded PostgreSQL unless DATABASE_URL is set)."""
+    import uvicorn
+
+    try:
+        settings = load_settings()
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not settings.database_url:
+        # Start (or join) the embedded server once here, so every worker shares it.
+        from service.database import database_url
+
+        click.echo("no DATABASE_URL: using the embedded PostgreSQL in " + settings.data_dir)
+        import os
+
+        os.environ["DATABASE_URL"] = database_url()
+    uvicorn.run(
+        "service.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=settings.log_level,
+        proxy_headers=True,
+    )
+
+
+@click.command()
+@click.option("--player", "player", help="Mint a player token for this player id.")
+@click.option("--role", type=click.Choice(["operator", "auditor"]), help="Mint a staff token.")
+@click.option("--name", default="staff", show_default=True, help="Subject of a staff token.")
+@click.option("--ttl", default=None, type=click.IntRange(1, 86_400 * 30), help="Seconds valid.")
+def token(player: str | None, role: str | None, name: str, ttl: int | None) -> None:
+    """Print a bearer token signed with the same secret ``serve`` uses."""
+    if (player is None) == (role is None):
+        raise click.UsageError("give exactly one of --player ID or --role operator|auditor")
+    try:
+        settings = load_settings()
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
+    lifetime = ttl or settings.jwt_ttl_s
+    if player is not None:
+        click.echo(mint_token(settings.jwt_secret, "player", player, lifetime))
+    else:
+        click.echo(mint_token(settings.jwt_secret, role, name, lifetime))  # type: ignore[arg-type]

@@ -1,0 +1,32 @@
+"""An app on the test database, and tokens for every role."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from events.pool import create_pool
+from service.app import create_app
+from service.app.auth import mint_token
+from service.settings import Settings
+from tests.service.conftest import truncate_everything
+
+SECRET = "test-secret-" + "x" * 40
+
+
+def bearer(role: str, subject: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {mint_token(SECRET, role, subject)}"}  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def client(database_url: str, tmp_path: object) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
+    pool = await create_pool(database_url)
+    await truncate_everything(pool)
+    await pool.close()
+    settings = Settings(
+        database_url=database_url, jwt_secret=SECRET, test_mode=True, data_dir=str(tmp_path)
+    )
+    async with AsyncTestClient(app=create_app(settings)) as test_client:
+        yield test_client
