@@ -58,7 +58,7 @@ class _Command(msgspec.Struct, frozen=True, kw_only=True, tag=True, forbid_unkno
 # -- operator -------------------------------------------------------------------------------
 
 
-class OpenTable(_Command):
+class OpenTable(_Command, frozen=True):
     """Open a new table with a fully resolved ruleset (see ``make_ruleset``)."""
 
     ruleset: Ruleset
@@ -67,18 +67,18 @@ class OpenTable(_Command):
     """A private game (seed 003): only this player may sit."""
 
 
-class CloseTable(_Command):
+class CloseTable(_Command, frozen=True):
     """Stop opening rounds; bets of a round not yet dealt are refunded."""
 
 
-class ReopenTable(_Command):
+class ReopenTable(_Command, frozen=True):
     """Open a closed table again."""
 
 
 # -- the service's clock and dealer -----------------------------------------------------------
 
 
-class OpenRound(_Command):
+class OpenRound(_Command, frozen=True):
     """Start the next round with a secret seed the shell drew from ``secrets``."""
 
     seed: bytes
@@ -87,13 +87,13 @@ class OpenRound(_Command):
     still drives where discards go back."""
 
 
-class BettingTimeUp(_Command):
+class BettingTimeUp(_Command, frozen=True):
     """The betting timer of ``round`` ran out: deal what is bet."""
 
     round: int
 
 
-class DecisionTimeUp(_Command):
+class DecisionTimeUp(_Command, frozen=True):
     """``box`` did not decide in time: fold it (``decision``) or decline the dealer draw."""
 
     round: int
@@ -104,17 +104,17 @@ class DecisionTimeUp(_Command):
 # -- players --------------------------------------------------------------------------------
 
 
-class SitDown(_Command):
+class SitDown(_Command, frozen=True):
     """Take a seat (the first free one unless ``seat`` is given)."""
 
     seat: int | None = None
 
 
-class LeaveTable(_Command):
+class LeaveTable(_Command, frozen=True):
     """Leave the seat; bets not yet dealt are refunded."""
 
 
-class PlaceAnte(_Command):
+class PlaceAnte(_Command, frozen=True):
     """Bet an ante on a free box, optionally with a bonus; a dark box also stakes the Bet."""
 
     box: int
@@ -123,59 +123,59 @@ class PlaceAnte(_Command):
     dark: bool = False
 
 
-class CancelBets(_Command):
+class CancelBets(_Command, frozen=True):
     """Take back this round's bets before the deal: on one box, or all of the player's."""
 
     box: int | None = None
 
 
-class RepeatBets(_Command):
+class RepeatBets(_Command, frozen=True):
     """Place the player's previous round's bets again in one step (seed 003's "Repeat")."""
 
 
-class Deal(_Command):
+class Deal(_Command, frozen=True):
     """The player is ready: deal once every player with a bet is."""
 
 
-class BuyCard(_Command):
+class BuyCard(_Command, frozen=True):
     """Buy a sixth card for ``box`` (Russian)."""
 
     box: int
 
 
-class Exchange(_Command):
+class Exchange(_Command, frozen=True):
     """Exchange the named cards of ``box`` for new ones from the deck."""
 
     box: int
     cards: list[str]
 
 
-class Play(_Command):
+class Play(_Command, frozen=True):
     """Stay in: place the Bet (2 x ante)."""
 
     box: int
 
 
-class Insure(_Command):
+class Insure(_Command, frozen=True):
     """Play and insure against the dealer having no game, with ``amount`` of insurance."""
 
     box: int
     amount: int
 
 
-class Fold(_Command):
+class Fold(_Command, frozen=True):
     """Give up the box; the ante is lost."""
 
     box: int
 
 
-class RequestDealerExchange(_Command):
+class RequestDealerExchange(_Command, frozen=True):
     """The dealer has no game: give up the ante win and have the dealer's top card replaced."""
 
     box: int
 
 
-class DeclineDealerExchange(_Command):
+class DeclineDealerExchange(_Command, frozen=True):
     """The dealer has no game: take the ante win."""
 
     box: int

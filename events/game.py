@@ -48,32 +48,32 @@ class _TableEvent(msgspec.Struct, frozen=True, kw_only=True, tag=True):
     pass
 
 
-class TableOpened(_TableEvent):
+class TableOpened(_TableEvent, frozen=True):
     table_id: str
     name: str
     ruleset: Ruleset
     private_for: str | None = None
 
 
-class TableClosed(_TableEvent):
+class TableClosed(_TableEvent, frozen=True):
     pass
 
 
-class TableReopened(_TableEvent):
+class TableReopened(_TableEvent, frozen=True):
     pass
 
 
-class PlayerSeated(_TableEvent):
+class PlayerSeated(_TableEvent, frozen=True):
     player: str
     seat: int
 
 
-class PlayerLeft(_TableEvent):
+class PlayerLeft(_TableEvent, frozen=True):
     player: str
     seat: int
 
 
-class RoundOpened(_TableEvent):
+class RoundOpened(_TableEvent, frozen=True):
     """A round begins; ``commitment`` = SHA-256(seed) is public, ``seed`` is secret."""
 
     round: int
@@ -83,7 +83,7 @@ class RoundOpened(_TableEvent):
     """Set only in test mode: a fixed deck order (secret like the seed)."""
 
 
-class AntePlaced(_TableEvent):
+class AntePlaced(_TableEvent, frozen=True):
     round: int
     box: int
     player: str
@@ -94,13 +94,13 @@ class AntePlaced(_TableEvent):
     """The Bet staked with the ante on a dark box; 0 on a light box."""
 
 
-class BetsCancelled(_TableEvent):
+class BetsCancelled(_TableEvent, frozen=True):
     round: int
     box: int
     player: str
 
 
-class DealRequested(_TableEvent):
+class DealRequested(_TableEvent, frozen=True):
     round: int
     player: str
 
@@ -110,7 +110,7 @@ class DealtHand(msgspec.Struct, frozen=True, kw_only=True):
     cards: tuple[str, ...]
 
 
-class CardsDealt(_TableEvent):
+class CardsDealt(_TableEvent, frozen=True):
     """Five cards to each box in play order and to the dealer; the dealer's fifth is up."""
 
     round: int
@@ -118,7 +118,7 @@ class CardsDealt(_TableEvent):
     dealer_cards: tuple[str, ...]
 
 
-class BonusSettled(_TableEvent):
+class BonusSettled(_TableEvent, frozen=True):
     round: int
     box: int
     player: str
@@ -129,14 +129,14 @@ class BonusSettled(_TableEvent):
     capped: int = 0
 
 
-class SixthCardBought(_TableEvent):
+class SixthCardBought(_TableEvent, frozen=True):
     round: int
     box: int
     card: str
     fee: int
 
 
-class CardsExchanged(_TableEvent):
+class CardsExchanged(_TableEvent, frozen=True):
     round: int
     box: int
     discarded: tuple[str, ...]
@@ -144,38 +144,38 @@ class CardsExchanged(_TableEvent):
     fee: int
 
 
-class BoxPlayed(_TableEvent):
+class BoxPlayed(_TableEvent, frozen=True):
     round: int
     box: int
     bet: int
     insurance: int = 0
 
 
-class BoxFolded(_TableEvent):
+class BoxFolded(_TableEvent, frozen=True):
     round: int
     box: int
     timed_out: bool = False
 
 
-class DealerRevealed(_TableEvent):
+class DealerRevealed(_TableEvent, frozen=True):
     round: int
     cards: tuple[str, ...]
     hand: CategoryLabel
     qualifies: bool
 
 
-class DealerExchangeRequested(_TableEvent):
+class DealerExchangeRequested(_TableEvent, frozen=True):
     round: int
     box: int
 
 
-class DealerExchangeDeclined(_TableEvent):
+class DealerExchangeDeclined(_TableEvent, frozen=True):
     round: int
     box: int
     timed_out: bool = False
 
 
-class DealerCardReplaced(_TableEvent):
+class DealerCardReplaced(_TableEvent, frozen=True):
     """The dealer's highest card set aside and replaced; ``free`` for a same-rank redraw."""
 
     round: int
@@ -192,7 +192,7 @@ class PaidCombination(msgspec.Struct, frozen=True, kw_only=True):
 Outcome = Literal["folded", "won", "tied", "lost", "dealer_no_game"]
 
 
-class BoxSettled(_TableEvent):
+class BoxSettled(_TableEvent, frozen=True):
     """The box's main wager (ante, Bet, insurance) settled: stakes back plus winnings."""
 
     round: int
@@ -209,7 +209,7 @@ class BoxSettled(_TableEvent):
     capped: int = 0
 
 
-class RoundSettled(_TableEvent):
+class RoundSettled(_TableEvent, frozen=True):
     """The round is over; the seed is revealed so anyone can recompute the deck."""
 
     round: int

@@ -95,7 +95,7 @@ class EventStoreError(Exception):
     """Base class of the errors an append reports."""
 
 
-class WrongExpectedVersion(EventStoreError):  # noqa: N818 - the established name
+class WrongExpectedVersion(EventStoreError):
     """A stream was not at the version the writer expected; nothing was appended.
 
     ``actual`` is ``None`` only when the conflict was caught by the
@@ -109,7 +109,7 @@ class WrongExpectedVersion(EventStoreError):  # noqa: N818 - the established nam
         self.actual = actual
 
 
-class DuplicateCommand(EventStoreError):  # noqa: N818 - the established name
+class DuplicateCommand(EventStoreError):
     """The command was already recorded; nothing was appended.
 
     ``result`` is the JSON the first run stored (``b"null"`` if it stored none), so a retry
@@ -122,7 +122,7 @@ class DuplicateCommand(EventStoreError):  # noqa: N818 - the established name
         self.result = result
 
 
-class DuplicateEvent(EventStoreError):  # noqa: N818 - pairs with DuplicateCommand
+class DuplicateEvent(EventStoreError):
     """An event id is already stored (or repeated in the append); nothing was appended."""
 
     def __init__(self, event_id: uuid.UUID | None) -> None:

@@ -7,7 +7,7 @@ a round replays under exactly the rules it was played with, whatever the presets
 from __future__ import annotations
 
 import hashlib
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 import msgspec
 
@@ -102,7 +102,7 @@ _MAX_AMOUNT: Final = 10**12
 
 
 def _rank(label: str) -> int:
-    return CATEGORY_LABELS.index(label)  # type: ignore[arg-type]
+    return CATEGORY_LABELS.index(cast(CategoryLabel, label))
 
 
 class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -33,21 +33,21 @@ class _WalletEvent(msgspec.Struct, frozen=True, kw_only=True, tag=True):
     wallet_id: str
 
 
-class WalletOpened(_WalletEvent):
+class WalletOpened(_WalletEvent, frozen=True):
     currency: str
 
 
-class FundsDeposited(_WalletEvent):
+class FundsDeposited(_WalletEvent, frozen=True):
     transfer_id: str
     amount: int
 
 
-class FundsWithdrawn(_WalletEvent):
+class FundsWithdrawn(_WalletEvent, frozen=True):
     transfer_id: str
     amount: int
 
 
-class WalletDebited(_WalletEvent):
+class WalletDebited(_WalletEvent, frozen=True):
     amount: int
     reason: DebitReason
     table_id: str
@@ -55,7 +55,7 @@ class WalletDebited(_WalletEvent):
     box: int
 
 
-class WalletCredited(_WalletEvent):
+class WalletCredited(_WalletEvent, frozen=True):
     amount: int
     reason: CreditReason
     table_id: str

@@ -49,7 +49,7 @@ async def load(conn: Any, table_id: str) -> tuple[Table, int]:
     state, version = (decode_state(row["state"]), row["version"]) if row else (Table(), 0)
     tail = await read_stream(conn, table_stream(table_id), from_version=version + 1)
     if tail:
-        state = fold(state, (decode_event(e.event_type, e.schema_version, e.data) for e in tail))  # type: ignore[misc]
+        state = fold(state, (decode_event(e.event_type, e.schema_version, e.data) for e in tail))
         version = tail[-1].stream_version
     return state, version
 

@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-from events.commands import Actor, BuyCard, Exchange, Fold, Insure, Play
+from events.commands import Actor, BuyCard, Command, Exchange, Fold, Insure, Play
 from events.ruleset import Ruleset
 from service.rules.decide import can
 from service.rules.payouts import insurance_range
@@ -123,9 +123,7 @@ def _round_view(state: Table, current: Round, viewer: Viewer) -> RoundView:
     )
 
 
-def _box_view(
-    state: Table, current: Round, box: Box, viewer: Viewer, *, showdown: bool
-) -> BoxView:
+def _box_view(state: Table, current: Round, box: Box, viewer: Viewer, *, showdown: bool) -> BoxView:
     yours = viewer.role == "player" and viewer.player_id == box.player
     visible = yours or showdown or state.rules.box_cards_public
     actions: tuple[str, ...] = ()
@@ -158,7 +156,7 @@ def _box_view(
 def _decision_actions(state: Table, box: Box) -> tuple[str, ...]:
     actor = Actor(role="player", id=box.player)
     allowed = insurance_range(box, state.rules)
-    candidates = [
+    candidates: list[Command] = [
         Play(box=box.number),
         Fold(box=box.number),
         BuyCard(box=box.number),

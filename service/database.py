@@ -38,13 +38,13 @@ def database_url() -> str:
         return url
     global _embedded  # noqa: PLW0603 - one embedded server per process
     if _embedded is None:
-        import pgserver  # imported lazily: only needed without DATABASE_URL
+        from pgserver import get_server  # type: ignore[attr-defined]  # lazy: only if embedded
 
         path = data_dir() / "pgdata"
         path.mkdir(parents=True, exist_ok=True)
         # cleanup_mode=None keeps the server and its data when this process exits, so the
         # next command (or a second instance) joins it instead of starting over.
-        _embedded = pgserver.get_server(path, cleanup_mode=None)
+        _embedded = get_server(path, cleanup_mode=None)
     return str(_embedded.get_uri())
 
 

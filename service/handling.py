@@ -22,12 +22,12 @@ from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable
 from events.store import (
     DuplicateCommand,
     NewEvent,
-    RecordedEvent,
     StreamAppend,
     WrongExpectedVersion,
     append,
     lookup_command,
 )
+from events.streams import table_stream, wallet_stream
 from events.wallet import WalletEvent
 from projections import tables, timers, wallets
 from service.rules.decide import decide
@@ -36,7 +36,6 @@ from service.rules.errors import RuleViolation
 from service.rules.evolve import fold
 from service.rules.funds import check_funds, wallets_touched
 from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet, withdraw
-from events.streams import table_stream, wallet_stream
 
 __all__ = [
     "CommandHandler",
@@ -181,7 +180,7 @@ class CommandHandler:
 
 
 def _is_wallet_event(event: Event) -> bool:
-    return isinstance(event, WalletEvent)  # type: ignore[arg-type]
+    return isinstance(event, WalletEvent)
 
 
 def _appends(
@@ -290,9 +289,7 @@ class WalletHandler:
                         amount=amount,
                         balance=fold_wallet(wallet, events).balance,
                     )
-                    await self._append(
-                        conn, wallet_id, version, events, actor, command_id, result
-                    )
+                    await self._append(conn, wallet_id, version, events, actor, command_id, result)
                     return result
             except WrongExpectedVersion:
                 continue

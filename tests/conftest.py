@@ -2,7 +2,7 @@
 
 The server is, in order of preference: ``TEST_DATABASE_URL`` or ``DATABASE_URL``; a server
 already accepting connections on ``127.0.0.1:5432``; an embedded one started with
-``pgserver``. Either way each session (each xdist worker) gets its own freshly created
+``pgserver`` (forced with ``TEST_EMBEDDED_POSTGRES=1``). Either way each session (each xdist worker) gets its own freshly created
 database, dropped again at the end, so runs never see each other's rows.
 """
 
@@ -24,7 +24,7 @@ from pgserver.postgres_server import get_server
 from events.migrate import migrate
 from events.pool import create_pool
 
-LOCAL_SERVER_URL: Final = "postgresql://postgres@127.0.0.1:5999/postgres"
+LOCAL_SERVER_URL: Final = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 _TABLES_TO_EMPTY: Final = """
 SELECT string_agg(format('%I.%I', schemaname, tablename), ', ')

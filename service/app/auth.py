@@ -8,7 +8,7 @@ the wrong role is a 403.
 from __future__ import annotations
 
 import time
-from typing import Literal
+from typing import Any, Literal
 
 import jwt
 import msgspec
@@ -48,7 +48,7 @@ def decode_token(secret: str, token: str) -> Principal:
         raise NotAuthorizedException("the token's claims are not valid") from None
 
 
-def principal_from(connection: ASGIConnection[object, object, object, object]) -> Principal:
+def principal_from(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
     header = connection.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token:

@@ -35,4 +35,4 @@ def provide_wallets(state: State) -> WalletHandler:
 
 
 def provide_principal(request: Request[object, object, State]) -> Principal:
-    return principal_from(request)  # type: ignore[arg-type]
+    return principal_from(request)

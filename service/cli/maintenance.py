@@ -17,7 +17,9 @@ __all__ = ["migrate_command", "openapi_command", "openapi_document"]
 def migrate_command() -> None:
     """Apply pending migrations to DATABASE_URL (or the embedded database)."""
     applied = asyncio.run(migrated(database_url()))
-    click.echo(f"applied {len(applied)} migration(s)" + (": " + ", ".join(applied) if applied else ""))
+    click.echo(
+        f"applied {len(applied)} migration(s)" + (": " + ", ".join(applied) if applied else "")
+    )
 
 
 def openapi_document() -> bytes:

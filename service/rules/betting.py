@@ -6,7 +6,14 @@ from collections.abc import Sequence
 
 from events.codec import Event
 from events.commands import Actor, BettingTimeUp, CancelBets, Deal, PlaceAnte, RepeatBets
-from events.game import AntePlaced, BetsCancelled, BonusSettled, CardsDealt, DealRequested, DealtHand
+from events.game import (
+    AntePlaced,
+    BetsCancelled,
+    BonusSettled,
+    CardsDealt,
+    DealRequested,
+    DealtHand,
+)
 from service.rules.errors import RuleViolation
 from service.rules.evolve import fold
 from service.rules.guards import credit, debit, need_open, need_phase, need_role, need_seat, own_box
@@ -166,7 +173,9 @@ def deal(table: Table, current: Round) -> list[Event]:
         DealtHand(box=box.number, cards=tuple(cards[i::seats])) for i, box in enumerate(order)
     )
     events: list[Event] = [
-        CardsDealt(round=current.number, hands=hands, dealer_cards=tuple(cards[len(order) :: seats]))
+        CardsDealt(
+            round=current.number, hands=hands, dealer_cards=tuple(cards[len(order) :: seats])
+        )
     ]
     for box, hand in zip(order, hands, strict=True):
         if box.bonus:

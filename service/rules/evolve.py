@@ -73,9 +73,7 @@ def evolve(state: Table, event: Event) -> Table:
         case RoundOpened():
             deck = stacked(event.seed, event.deck) if event.deck else shuffled(event.seed)
             new_round = Round(number=event.round, commitment=event.commitment, deck=deck)
-            return _replace(
-                state, round=new_round, rounds_opened=event.round, previous=state.round
-            )
+            return _replace(state, round=new_round, rounds_opened=event.round, previous=state.round)
         case RoundSettled():
             return _round_settled(state)
     current = state.round
@@ -84,7 +82,7 @@ def evolve(state: Table, event: Event) -> Table:
     return _replace(state, round=_evolve_round(current, event, state.rules))
 
 
-def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:  # noqa: C901, PLR0911
+def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
     match event:
         case AntePlaced():
             box = Box(
@@ -184,7 +182,9 @@ def _round_settled(state: Table) -> Table:
     return _replace(state, round=_replace(finished, phase="settled"), last_bets=last_bets)
 
 
-def _set_seat(seats: tuple[str | None, ...], seat: int, player: str | None) -> tuple[str | None, ...]:
+def _set_seat(
+    seats: tuple[str | None, ...], seat: int, player: str | None
+) -> tuple[str | None, ...]:
     return (*seats[: seat - 1], player, *seats[seat:])
 
 

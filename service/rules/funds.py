@@ -19,9 +19,7 @@ __all__ = ["check_funds", "wallets_touched"]
 def wallets_touched(events: Iterable[Event]) -> list[str]:
     """The wallets the events move money in, in first-touched order."""
     return list(
-        dict.fromkeys(
-            e.wallet_id for e in events if isinstance(e, WalletDebited | WalletCredited)
-        )
+        dict.fromkeys(e.wallet_id for e in events if isinstance(e, WalletDebited | WalletCredited))
     )
 
 
@@ -37,7 +35,8 @@ def check_funds(events: Iterable[Event], wallets: Mapping[str, Wallet], currency
             raise RuleViolation("no_wallet")
         if wallet.currency != currency:
             raise RuleViolation(
-                "currency_mismatch", f"the table plays in {currency}, the wallet holds {wallet.currency}"
+                "currency_mismatch",
+                f"the table plays in {currency}, the wallet holds {wallet.currency}",
             )
         balance = running.get(event.wallet_id, wallet.balance)
         if isinstance(event, WalletDebited):

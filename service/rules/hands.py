@@ -14,10 +14,11 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from enum import IntEnum
 from itertools import combinations_with_replacement
 from operator import itemgetter
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 import msgspec
 
+from events.ruleset import CategoryLabel
 from service.rules.cards import FULL_DECK, RANKS, SUITS, Card
 
 __all__ = ["Category", "Hand", "evaluate", "qualifies"]
@@ -39,9 +40,9 @@ class Category(IntEnum):
     ROYAL_FLUSH = 10
 
     @property
-    def label(self) -> str:
+    def label(self) -> CategoryLabel:
         """The snake_case name used in paytables, rulesets, events and the API."""
-        return self.name.lower()
+        return cast(CategoryLabel, self.name.lower())
 
     @classmethod
     def from_label(cls, label: str) -> Category:

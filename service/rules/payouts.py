@@ -63,7 +63,7 @@ def bonus_win(first_five: Sequence[Card], stake: int, rules: Ruleset) -> tuple[H
         hand.category == floor
         and (rules.bonus_min_hand != "three_aces" or rank_of(hand.cards[0]) == 14)
     )
-    multiple = rules.bonus_paytable.get(hand.category.label, 0) if qualifies else 0  # type: ignore[call-overload]
+    multiple = rules.bonus_paytable.get(hand.category.label, 0) if qualifies else 0
     won, capped = _cap(stake * multiple, rules)
     return hand, won, capped
 

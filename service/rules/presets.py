@@ -68,6 +68,4 @@ def make_ruleset(preset: str = "russian", overrides: Mapping[str, Any] | None = 
 def _readable(message: str) -> str:
     # msgspec says "Object contains unknown field `x`" / "... - at `$.boxes`"; casinos read
     # "parameter", not JSON paths.
-    return message.replace("Object contains unknown field", "unknown parameter").replace(
-        "$.", ""
-    )
+    return message.replace("Object contains unknown field", "unknown parameter").replace("$.", "")

@@ -58,7 +58,9 @@ def close_table(table: Table, command: CloseTable, actor: Actor) -> list[Event]:
         for box in current.boxes:
             events.extend(cancel_box(table, box))
         events.append(
-            RoundSettled(round=current.number, commitment=current.commitment, seed=current.deck.seed)
+            RoundSettled(
+                round=current.number, commitment=current.commitment, seed=current.deck.seed
+            )
         )
     events.append(TableClosed())
     return events

@@ -102,7 +102,9 @@ def dealer_draw(table: Table, current: Round) -> list[Event]:
         )
         dealer[dealer.index(replaced)] = card
         same_rank = rank_of(card) == rank_of(replaced)
-        limit_reached = rules.dealer_redraw_limit is not None and redraws >= rules.dealer_redraw_limit
+        limit_reached = (
+            rules.dealer_redraw_limit is not None and redraws >= rules.dealer_redraw_limit
+        )
         if not same_rank or qualifies(evaluate(dealer)) or limit_reached:
             return events
         replaced, free, redraws = card, True, redraws + 1
@@ -117,9 +119,7 @@ def settle(table: Table) -> list[Event]:
     current = table.round
     assert current is not None
     events: list[Event] = []
-    if current.phase == "dealer_draw" and any(
-        b.dealer_draw == "requested" for b in current.boxes
-    ):
+    if current.phase == "dealer_draw" and any(b.dealer_draw == "requested" for b in current.boxes):
         # Boxes that took the ante win are settled against the dealer as revealed.
         for box in current.play_order():
             if box.dealer_draw != "requested":

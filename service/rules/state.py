@@ -103,9 +103,7 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
         """Light boxes still in play that have not answered the dealer-draw offer."""
         if self.phase != "dealer_draw":
             return []
-        return [
-            b for b in self.play_order() if b.light and b.in_play and b.dealer_draw is None
-        ]
+        return [b for b in self.play_order() if b.light and b.in_play and b.dealer_draw is None]
 
     def with_box(self, box: Box) -> Round:
         others = tuple(b for b in self.boxes if b.number != box.number)
@@ -150,7 +148,11 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def round_in_play(self) -> bool:
         """Cards are out: the round can no longer be called off."""
-        return self.round is not None and self.round.phase in ("decisions", "dealer_draw", "showdown")
+        return self.round is not None and self.round.phase in (
+            "decisions",
+            "dealer_draw",
+            "showdown",
+        )
 
     @property
     def needs_round(self) -> bool:

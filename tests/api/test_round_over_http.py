@@ -14,7 +14,9 @@ ALICE = bearer("player", "alice")
 BOB = bearer("player", "bob")
 
 
-async def command(client: AsyncTestClient, who: dict[str, str], key: str, body: dict[str, Any]) -> Any:  # type: ignore[type-arg]
+async def command(
+    client: AsyncTestClient, who: dict[str, str], key: str, body: dict[str, Any]
+) -> Any:  # type: ignore[type-arg]
     response = await client.post(
         "/v1/tables/t1/commands", json=body, headers={**who, "Idempotency-Key": key}
     )
@@ -60,7 +62,7 @@ async def test_a_russian_round_end_to_end(client: AsyncTestClient) -> None:  # t
     mine = next(b for b in offer["round"]["boxes"] if b["box"] == 1)
     assert mine["actions"] == ["RequestDealerExchange", "DeclineDealerExchange"]
     assert offer["round"]["seed"] is None
-    done = (await command(client, ALICE, "a5", {"type": "DeclineDealerExchange", "box": 1}))
+    done = await command(client, ALICE, "a5", {"type": "DeclineDealerExchange", "box": 1})
     last = done["table"]["previous_round"]
     assert last["phase"] == "settled" and last["seed"] is not None
     assert done["table"]["round"]["phase"] == "betting"

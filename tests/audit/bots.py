@@ -143,16 +143,21 @@ class _TableBots:
 
     async def one_round(self, state: Table) -> None:
         rng = self.rng
+        assert state.round is not None
+        taken = {b.number for b in state.round.boxes}
+        betting: set[str] = set()
         for actor in rng.sample(self.players, len(self.players)):
             if state.seat_of(actor.id) is None:
                 await self.send(SitDown(), actor)
-                state = await self.state()
-                continue
-            await self.bet(state, actor)
-            state = await self.state()
-            if rng.random() < 0.02:
-                await self.send(LeaveTable(), actor)
-                state = await self.state()
+            elif await self.bet(state, actor, taken):
+                betting.add(actor.id)
+                if rng.random() < 0.02:
+                    await self.send(LeaveTable(), actor)
+                    betting.discard(actor.id)
+        if rng.random() < 0.02:
+            await self.send(CloseTable(), OPERATOR)
+            return
+        state = await self.state()
         assert state.round is not None
         if not state.round.boxes:
             seated = next((a for a in self.players if state.seat_of(a.id) is not None), None)
@@ -161,48 +166,46 @@ class _TableBots:
                 await self.send(SitDown(), seated)
             await self.send(PlaceAnte(box=1, ante=state.rules.ante_min), seated)
             state = await self.state()
-        if rng.random() < 0.02:
-            await self.send(CloseTable(), OPERATOR)
-            return
-        assert state.round is not None
-        if rng.random() < 0.1:
+            assert state.round is not None
+        if rng.random() < 0.25:
             await self.send(BettingTimeUp(round=state.round.number), SYSTEM)
         else:
-            await asyncio.gather(
-                *(self.send(Deal(), a) for a in self.players if a.id in state.round.players())
-            )
+            for player in state.round.players():
+                await self.send(Deal(), Actor(role="player", id=player))
         await self.decide_until_settled(state.round.number)
 
-    async def bet(self, state: Table, actor: Actor) -> None:
+    async def bet(self, state: Table, actor: Actor, taken: set[int]) -> bool:
+        """Place this player's bets for the round; whether any was sent."""
         rng = self.rng
         rules = state.rules
-        current = state.round
-        assert current is not None
         roll = rng.random()
-        if roll < 0.15:
-            return
-        if roll < 0.3 and state.last_bets.get(actor.id):
-            await self.send(RepeatBets(), actor)
-            return
-        for _ in range(rng.choice((1, 1, 2, 3))):
-            free = [n for n in range(1, rules.boxes + 1) if current.box(n) is None]
+        if roll < 0.3:
+            return False
+        previous = state.last_bets.get(actor.id, ())
+        if roll < 0.55 and previous and not taken & {b.box for b in previous}:
+            taken.update(b.box for b in previous)
+            return await self.send(RepeatBets(), actor)
+        light = 0
+        placed = []
+        for _ in range(rng.choice((1, 1, 2))):
+            free = [n for n in range(1, rules.boxes + 1) if n not in taken]
             if not free:
                 break
-            light = [b for b in current.boxes_of(actor.id) if b.light]
-            dark = len(light) >= rules.light_boxes_per_player or rng.random() < 0.2
+            dark = light >= rules.light_boxes_per_player or rng.random() < 0.25
+            light += not dark
             ante = rng.randrange(rules.ante_min, 5 * rules.ante_min + 1, 10)
             bonus = 0
             if rules.bonus_enabled and rng.random() < 0.35:
                 bonus = rng.randrange(rules.bonus_min, rules.bonus_limit + 1, 10)
-            command = PlaceAnte(box=rng.choice(free), ante=ante, bonus=bonus, dark=dark)
-            await self.send(command, actor)
-            state = await self.state()
-            current = state.round
-            assert current is not None
-        if current.boxes_of(actor.id) and rng.random() < 0.08:
-            boxes = current.boxes_of(actor.id)
-            target = rng.choice([None, boxes[0].number])
-            await self.send(CancelBets(box=target), actor)
+            box = rng.choice(free)
+            if await self.send(PlaceAnte(box=box, ante=ante, bonus=bonus, dark=dark), actor):
+                taken.add(box)
+                placed.append(box)
+        if placed and rng.random() < 0.06:
+            if await self.send(CancelBets(box=rng.choice([None, placed[0]])), actor):
+                taken.difference_update(placed if len(placed) == 1 else ())
+                return False
+        return bool(placed)
 
     async def decide_until_settled(self, number: int) -> None:
         for _ in range(200):

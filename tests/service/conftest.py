@@ -17,9 +17,7 @@ async def truncate_everything(pool: asyncpg.Pool[asyncpg.Record]) -> None:
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
             " AND tablename <> 'schema_migrations'"
         )
-        await conn.execute(
-            f"TRUNCATE {', '.join(r['tablename'] for r in names)} RESTART IDENTITY"
-        )
+        await conn.execute(f"TRUNCATE {', '.join(r['tablename'] for r in names)} RESTART IDENTITY")
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ __all__ = ["HealthController"]
 
 class HealthController(Controller):
     path = "/health"
-    tags = ["health"]
+    tags = ("health",)
 
     @get("/live", summary="The process is up")
     async def live(self) -> dict[str, str]:

@@ -6,7 +6,6 @@ import re
 import uuid
 from typing import Annotated, Any
 
-import asyncpg
 from litestar import Controller, get, post, put
 from litestar.datastructures import State
 from litestar.exceptions import ClientException, NotFoundException, PermissionDeniedException
@@ -16,8 +15,8 @@ from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED, HTTP_204_NO_CON
 from events.commands import Actor, CloseTable, OpenTable, PlayerCommand, ReopenTable
 from projections import tables
 from projections.views import TableView, Viewer, table_view
-from service.app.dependencies import DbPool
 from service.app.auth import Principal, require
+from service.app.dependencies import DbPool
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
 from service.handling import CommandHandler
 from service.rules.cards import CardError, parse_cards
@@ -50,19 +49,19 @@ async def load_view(pool: DbPool, table_id: str, viewer: Viewer) -> TableView:
 
 class TableController(Controller):
     path = "/v1/tables"
-    tags = ["tables"]
+    tags = ("tables",)
 
     @get("/", summary="The lobby: tables with their game, limits and free places")
-    async def lobby(
-        self, pool: DbPool, principal: Principal
-    ) -> list[LobbyEntry]:
+    async def lobby(self, pool: DbPool, principal: Principal) -> list[LobbyEntry]:
         async with pool.acquire() as conn:
             rows = await conn.fetch("SELECT table_id FROM table_states ORDER BY table_id")
             entries = []
             for row in rows:
                 state, _ = await tables.load(conn, row["table_id"])
                 rules = state.rules
-                taken = len(state.round.boxes) if state.round and state.round.phase == "betting" else 0
+                taken = (
+                    len(state.round.boxes) if state.round and state.round.phase == "betting" else 0
+                )
                 entries.append(
                     LobbyEntry(
                         table_id=state.table_id,
@@ -100,9 +99,7 @@ class TableController(Controller):
         return await load_view(pool, table_id, viewer_of(principal))
 
     @get("/{table_id:str}", summary="The table in the caller's own view")
-    async def show(
-        self, table_id: str, pool: DbPool, principal: Principal
-    ) -> TableView:
+    async def show(self, table_id: str, pool: DbPool, principal: Principal) -> TableView:
         return await load_view(pool, table_id, viewer_of(principal))
 
     @post("/{table_id:str}/close", status_code=HTTP_200_OK, summary="Stop opening rounds")
@@ -158,9 +155,7 @@ class TableController(Controller):
     ) -> CommandResponse:
         require(principal, "player")
         if not idempotency_key:
-            raise ClientException(
-                "an Idempotency-Key header is required", status_code=428
-            )
+            raise ClientException("an Idempotency-Key header is required", status_code=428)
         expected = _version(if_match)
         await _known(pool, table_id)
         result = await commands.execute(
@@ -194,9 +189,7 @@ class TableController(Controller):
         await _store_test_deck(pool, state, table_id, data.cards)
 
 
-async def _store_test_deck(
-    pool: DbPool, state: State, table_id: str, deck: list[str]
-) -> None:
+async def _store_test_deck(pool: DbPool, state: State, table_id: str, deck: list[str]) -> None:
     if not state.settings.test_mode:
         raise PermissionDeniedException("test mode is off")
     try:
@@ -216,7 +209,7 @@ def _version(if_match: str | None) -> int | None:
         return None
     text = if_match.strip().removeprefix("W/").strip('"')
     if not text.isdigit():
-        raise ClientException("If-Match: the table's version number, e.g. \"12\"")
+        raise ClientException('If-Match: the table\'s version number, e.g. "12"')
     return int(text)
 
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import asyncpg
 from litestar import Controller, get, post
 from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import Parameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from events.commands import Actor
-from service.app.dependencies import DbPool
 from service.app.auth import Principal, require
+from service.app.dependencies import DbPool
 from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
 from service.handling import TransferResult, WalletHandler
 
@@ -26,7 +25,7 @@ def _may_read(principal: Principal, wallet_id: str) -> None:
 
 class WalletController(Controller):
     path = "/v1/wallets"
-    tags = ["wallets"]
+    tags = ("wallets",)
 
     @post("/", status_code=HTTP_201_CREATED, summary="Open a player's wallet")
     async def create(
@@ -49,9 +48,7 @@ class WalletController(Controller):
             wallet_id, "deposit", data.transfer_id, data.amount, actor=_actor(principal)
         )
 
-    @post(
-        "/{wallet_id:str}/withdrawals", status_code=HTTP_200_OK, summary="Withdraw (idempotent)"
-    )
+    @post("/{wallet_id:str}/withdrawals", status_code=HTTP_200_OK, summary="Withdraw (idempotent)")
     async def withdraw(
         self, wallet_id: str, data: Transfer, wallets: WalletHandler, principal: Principal
     ) -> TransferResult:
@@ -61,9 +58,7 @@ class WalletController(Controller):
         )
 
     @get("/{wallet_id:str}", summary="A wallet's balance")
-    async def show(
-        self, wallet_id: str, pool: DbPool, principal: Principal
-    ) -> WalletView:
+    async def show(self, wallet_id: str, pool: DbPool, principal: Principal) -> WalletView:
         _may_read(principal, wallet_id)
         return await _wallet(pool, wallet_id)
 
