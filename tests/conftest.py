@@ -1,9 +1,10 @@
 """Shared fixtures: a real, migrated PostgreSQL database for the whole test session.
 
 The server is, in order of preference: ``TEST_DATABASE_URL`` or ``DATABASE_URL``; a server
-already accepting connections on ``127.0.0.1:5432``; an embedded one started with
-``pgserver`` (forced with ``TEST_EMBEDDED_POSTGRES=1``). Either way each session (each xdist worker) gets its own freshly created
-database, dropped again at the end, so runs never see each other's rows.
+already accepting connections on ``127.0.0.1:5432`` (unless ``RUSSIAN_POKER_TEST_EMBEDDED``
+is set); an embedded one started with ``pgserver``. Either way each session (each xdist
+worker) gets its own freshly created database, dropped again at the end, so runs never see
+each other's rows.
 """
 
 from __future__ import annotations
