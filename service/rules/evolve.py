@@ -38,6 +38,7 @@ from events.game import (
 )
 from events.ruleset import Ruleset
 from service.rules.deck import shuffled, stacked
+from service.rules.hands import evaluate, qualifies
 from service.rules.state import BetSpec, Box, Round, Table
 
 __all__ = ["evolve", "fold"]
@@ -143,6 +144,7 @@ def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
                 current,
                 deck=deck,
                 dealer=dealer,
+                dealer_qualified=qualifies(evaluate(dealer)),
                 set_aside=(*current.set_aside, event.replaced),
             )
         case BoxSettled():

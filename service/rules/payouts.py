@@ -71,7 +71,8 @@ def bonus_win(first_five: Sequence[Card], stake: int, rules: Ruleset) -> tuple[H
 def insurance_range(box: Box, rules: Ruleset) -> tuple[int, int] | None:
     """The allowed insurance amounts for the box's current hand, or ``None`` if uninsurable.
 
-    From one ante up to what the Bet would win on this hand (or half of it).
+    From one ante up to what the Bet would win on this hand, after ``max_payout`` (or half
+    of it).
     """
     if rules.insurance_min_hand is None:
         return None
@@ -79,6 +80,7 @@ def insurance_range(box: Box, rules: Ruleset) -> tuple[int, int] | None:
     if hand.category < Category.from_label(rules.insurance_min_hand):
         return None
     ceiling = 2 * box.ante * bet_multiplier(paid_for(box.cards, rules), bet_paytable(rules))
+    ceiling, _ = _cap(ceiling, rules)  # the Bet never wins more than ``max_payout``
     if rules.insurance_max == "half_payout":
         ceiling //= 2
     if ceiling < box.ante:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from events.commands import (
-    Deal,
     BuyCard,
+    Deal,
     DecisionTimeUp,
     Exchange,
     Fold,
@@ -16,7 +16,7 @@ from events.commands import (
     Play,
     RequestDealerExchange,
 )
-from events.game import BoxFolded, BoxPlayed, CardsDealt, CardsExchanged, SixthCardBought
+from events.game import BoxFolded, BoxPlayed, CardsExchanged, SixthCardBought
 from events.wallet import WalletDebited
 from service.rules.deck import stacked
 from tests.rules.rounds import (
@@ -30,7 +30,7 @@ from tests.rules.rounds import (
     single_box,
     table,
 )
-from tests.rules.scenario import SEED, SYSTEM, Scenario
+from tests.rules.scenario import SYSTEM
 
 ANTE = 100
 BET = 200

@@ -205,7 +205,9 @@ def test_seed_example_bought_sixth_card_pays_two_straights() -> None:
     ("two_straights", "labels", "multiple"),
     [(True, ["straight", "straight"], 8), (False, ["straight", "pair"], 5)],
 )
-def test_a_straight_with_a_paired_end(two_straights: bool, labels: list[str], multiple: int) -> None:
+def test_a_straight_with_a_paired_end(
+    two_straights: bool, labels: list[str], multiple: int
+) -> None:
     scenario = table(straight_pair_counts_as_two_straights=two_straights)
     single_box(scenario, "Kh Qs Jd Tc 9h", "Ah Kc 7d 2s 3d", then="9s")
     scenario.run(BuyCard(box=1), ANN)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from events.commands import (
+    Deal,
     DecisionTimeUp,
     DeclineDealerExchange,
-    Deal,
     Fold,
     Insure,
     OpenRound,
@@ -184,6 +184,7 @@ def test_seed_example_ace_replaced_by_ace_is_redrawn_free_into_a_heart_flush() -
         DealerCardReplaced(round=1, replaced="Ac", card="Ah", free=True),
     ]
     assert scenario.table.round.dealer == ("Ah", "Jh", "8h", "5h", "2h")  # type: ignore[union-attr]
+    assert scenario.table.round.dealer_qualified is True  # type: ignore[union-attr]
     assert scenario.table.round.set_aside == ("As", "Ac")  # type: ignore[union-attr]
     bob = settled(scenario, 2)
     assert (bob.outcome, bob.dealer_draw, bob.returned, bob.won) == (
@@ -221,11 +222,40 @@ def test_the_four_outcomes_of_a_dealer_draw(
     single_box(scenario, hand, dealer, then=then)
     scenario.run(Play(box=1), ANN)
     scenario.run(RequestDealerExchange(box=1), ANN)
-    assert scenario.table.round.dealer == tuple(final.split())  # type: ignore[union-attr]
+    current = scenario.table.round
+    assert current is not None
+    assert current.dealer == tuple(final.split())
+    # The round's state tells whether the dealer's final hand has a game.
+    assert current.dealer_qualified is (outcome != "dealer_no_game")
     box = settled(scenario, 1)
     assert (box.outcome, box.dealer_draw, box.returned, box.won) == (outcome, True, returned, won)
     assert scenario.balance("ann") == START - ANTE - BET + returned + won
     books(scenario)
+
+
+def test_one_dealer_draw_serves_every_box_that_asked() -> None:
+    scenario = table("russian", "ann", "bob")
+    scenario.open_round(
+        deck=deck_for(["Qc Qd 2c 3c 5s", "Tc Td 2d 3d 6s"], "Ks Jh 8h 5h 2h", then="Jc 4s")
+    )
+    scenario.run(PlaceAnte(box=1, ante=ANTE), ANN)
+    scenario.run(PlaceAnte(box=2, ante=ANTE), BOB)
+    scenario.run(Deal(), ANN)
+    scenario.run(Deal(), BOB)
+    scenario.run(Play(box=1), ANN)
+    scenario.run(Play(box=2), BOB)
+    scenario.run(RequestDealerExchange(box=2), BOB)
+    scenario.run(RequestDealerExchange(box=1), ANN)
+    assert scenario.of_type(DealerCardReplaced) == [
+        DealerCardReplaced(round=1, replaced="Ks", card="Jc", free=False)
+    ]
+    # Dealer: pair of jacks. Queens win the Bet 1:1, tens lose it; both antes were the fee.
+    ann, bob = settled(scenario, 1), settled(scenario, 2)
+    assert (ann.outcome, ann.returned, ann.won) == ("won", BET, BET)
+    assert (bob.outcome, bob.returned, bob.won) == ("lost", 0, 0)
+    assert scenario.balance("ann") == START - ANTE + BET
+    assert scenario.balance("bob") == START - ANTE - BET
+    assert books(scenario) == {1: ANTE + ANTE + BET - BET}
 
 
 def test_declining_or_timing_out_on_the_dealer_draw_takes_the_ante_win() -> None:
@@ -355,9 +385,12 @@ def test_max_payout_caps_the_main_wager_and_separately_the_bonus() -> None:
 def test_max_payout_counts_ante_and_insurance_winnings_of_the_main_wager() -> None:
     scenario = table(max_payout=500, dealer_draw=False)
     single_box(scenario, "8c 8d 8s Ac Kd", "Qs Jh 7h 5c 3d")
-    scenario.run(Insure(box=1, amount=800), ANN)
+    # Trips and AK would win 4 x 200 on the Bet, but never more than max_payout: insurance
+    # goes up to 500 only.
+    refused(scenario, Insure(box=1, amount=501), ANN, "insurance_out_of_range")
+    scenario.run(Insure(box=1, amount=500), ANN)
     box = settled(scenario, 1)
-    assert (box.returned, box.won, box.capped) == (ANTE + BET + 800, 500, ANTE + 800 - 500)
+    assert (box.returned, box.won, box.capped) == (ANTE + BET + 500, 500, ANTE + 500 - 500)
     assert scenario.balance("ann") == START + 500
     books(scenario)
 
