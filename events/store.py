@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 import asyncpg
@@ -47,6 +47,7 @@ __all__ = [
     "append",
     "load_snapshot",
     "lookup_command",
+    "notify",
     "read_all",
     "read_stream",
     "save_snapshot",
@@ -59,7 +60,7 @@ AnyConnection: TypeAlias = (
 """A plain connection or one borrowed from a pool."""
 
 NOTIFY_CHANNEL: Final = "events"
-"""Every committed append sends each touched stream id on this channel."""
+"""Committed appends send each touched stream id on this channel (see :func:`append`)."""
 
 _WRONG_VERSION: Final = "ES001"
 _DUPLICATE_COMMAND: Final = "ES002"
@@ -71,8 +72,9 @@ _STREAM_SLOT: Final = re.compile(r"\)=\((.*), (\d+)\)")
 
 _APPEND: Final = """
 SELECT event_id, global_position, tx_id, stream_version, recorded_at
-FROM event_store_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+FROM event_store_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 """
+_NOTIFY: Final = f"SELECT pg_notify('{NOTIFY_CHANNEL}', s) FROM unnest($1::text[]) AS s"
 _COLUMNS: Final = """
 global_position, tx_id, stream_id, stream_version, event_id, event_type, schema_version,
 data::text AS data, metadata::text AS metadata, recorded_at
@@ -117,6 +119,7 @@ async def append(
     *,
     command_id: str | None = None,
     command_result: bytes | None = None,
+    notify: bool = True,
 ) -> list[RecordedEvent]:
     """Append to one or more streams atomically and return the events as recorded.
 
@@ -125,6 +128,12 @@ async def append(
     ``stream_id`` order, and ``command_id`` (if given) is recorded with ``command_result``
     for idempotent retries. On any error nothing is appended; inside a caller's
     transaction that transaction is aborted and must be rolled back.
+
+    ``notify`` wakes listeners on :data:`NOTIFY_CHANNEL` with each touched stream id. Outside
+    a transaction that happens right after the append commits. Inside the caller's
+    transaction it is queued there and delivered at its commit; but PostgreSQL serialises
+    the commits of notifying transactions, so a hot path passes ``notify=False`` and calls
+    :func:`notify` once its transaction has committed.
 
     Raises:
         WrongExpectedVersion: a stream was not at its expected version.
@@ -137,6 +146,7 @@ async def append(
     for index, stream in enumerate(ordered, start=1):
         flat.extend((index, event) for event in stream.events)
     offsets = [offset for stream in ordered for offset in range(1, len(stream.events) + 1)]
+    notify_after = notify and not conn.is_in_transaction()
     try:
         rows = await conn.fetch(
             _APPEND,
@@ -153,9 +163,15 @@ async def append(
             command_id,
             appends[0].stream_id if appends else None,
             command_result.decode() if command_result is not None else None,
+            notify and not notify_after,
         )
     except asyncpg.PostgresError as error:
-        raise _translate(error, ordered, command_id) from error
+        translated = _translate(error, ordered, command_id)
+        if translated is error:
+            raise
+        raise translated from error
+    if notify_after:
+        await _notify(conn, [a.stream_id for a in ordered])
     by_id = {row["event_id"]: row for row in rows}
     recorded = []
     for index, event in flat:
@@ -177,10 +193,26 @@ async def append(
     return recorded
 
 
+async def notify(conn: AnyConnection, stream_ids: Iterable[str]) -> None:
+    """Wake listeners for streams whose appends have committed (see :func:`append`).
+
+    Sent as its own statement when ``conn`` is outside a transaction, it changes no data, so
+    its commit waits for no WAL flush and holds PostgreSQL's notify lock only for an
+    instant. A wake-up lost to a crash between the commit and this call only delays
+    listeners until their next poll.
+    """
+    await _notify(conn, sorted(set(stream_ids)))
+
+
+async def _notify(conn: AnyConnection, stream_ids: list[str]) -> None:
+    if stream_ids:
+        await conn.execute(_NOTIFY, stream_ids)
+
+
 def _translate(
     error: asyncpg.PostgresError, appends: Sequence[StreamAppend], command_id: str | None
 ) -> Exception:
-    """Turn the database's report of a failed append into the store's own error."""
+    """The store's own error for a failed append, or ``error`` itself if it has none."""
     if error.sqlstate == _WRONG_VERSION:
         conflict = msgspec.json.decode(error.detail or "", type=_Conflict)
         return WrongExpectedVersion(conflict.stream_id, conflict.expected, conflict.actual)

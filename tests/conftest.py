@@ -20,7 +20,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
-from pgserver.postgres_server import get_server
 
 from events.migrate import migrate
 from events.pool import create_pool
@@ -71,6 +70,9 @@ async def server_url(_embedded_server_root: Path) -> AsyncIterator[str]:
     ):
         yield LOCAL_SERVER_URL
     else:
+        # Imported only when needed: importing it warns when XDG_RUNTIME_DIR is unset.
+        from pgserver.postgres_server import get_server
+
         server = get_server(_embedded_server_root / "pgdata", cleanup_mode="stop")
         yield str(server.get_uri())
         server.cleanup()

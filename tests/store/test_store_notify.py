@@ -1,4 +1,4 @@
-"""Appends wake LISTENers on commit, one notification per touched stream.
+"""Appends wake LISTENers once committed, one notification per touched stream.
 
 Absence is shown without timing: notifications arrive in commit order, so once a marker
 appended later has arrived, anything that was going to arrive before it has.
@@ -84,3 +84,14 @@ async def test_failed_append_notifies_nobody(pool: Pool, listener: Listener) -> 
         await store.append(conn, [_to("marker-2", 0)])
 
     assert await listener.wait_for("marker-2") == ["taken", "marker-2"]
+
+
+async def test_hot_path_notifies_after_its_own_commit(pool: Pool, listener: Listener) -> None:
+    async with pool.acquire() as conn:
+        async with conn.transaction():
+            recorded = await store.append(conn, [_to("quiet", 0)], notify=False)
+        await store.append(conn, [_to("marker-3", 0)])
+        assert await listener.wait_for("marker-3") == ["marker-3"]
+
+        await store.notify(conn, (e.stream_id for e in recorded))
+        assert await listener.wait_for("quiet") == ["marker-3", "quiet"]
