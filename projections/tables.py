@@ -17,7 +17,18 @@ from events.streams import table_stream
 from service.rules.evolve import fold
 from service.rules.state import Table
 
-__all__ = ["decode_state", "encode_state", "load", "save"]
+__all__ = [
+    "KEPT_CHECKPOINTS",
+    "checkpoint",
+    "decode_state",
+    "encode_state",
+    "load",
+    "load_at_or_before",
+    "save",
+]
+
+KEPT_CHECKPOINTS: Final = 20
+"""Round-start states kept per table for catching up live clients."""
 
 _encoder: Final = msgspec.json.Encoder()
 _decoder: Final = msgspec.json.Decoder(Table)
@@ -66,3 +77,34 @@ async def save(conn: Any, state: Table, version: int) -> None:
         rules.currency,
         encode_state(state),
     )
+
+
+_CHECKPOINT: Final = """
+INSERT INTO table_checkpoints (table_id, version, state) VALUES ($1, $2, $3)
+ON CONFLICT DO NOTHING
+"""
+_PRUNE: Final = """
+DELETE FROM table_checkpoints WHERE table_id = $1 AND version < (
+    SELECT min(version) FROM (
+        SELECT version FROM table_checkpoints WHERE table_id = $1
+        ORDER BY version DESC LIMIT $2
+    ) AS kept
+)
+"""
+
+
+async def checkpoint(conn: Any, state: Table, version: int) -> None:
+    """Keep the state as a round opens, and only the last few of them."""
+    await conn.execute(_CHECKPOINT, state.table_id, version, encode_state(state))
+    await conn.execute(_PRUNE, state.table_id, KEPT_CHECKPOINTS)
+
+
+async def load_at_or_before(conn: Any, table_id: str, version: int) -> tuple[Table, int] | None:
+    """The newest kept round-start state at or before ``version``."""
+    row = await conn.fetchrow(
+        "SELECT version, state FROM table_checkpoints WHERE table_id = $1 AND version <= $2"
+        " ORDER BY version DESC LIMIT 1",
+        table_id,
+        version,
+    )
+    return (decode_state(row["state"]), row["version"]) if row else None

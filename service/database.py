@@ -7,6 +7,7 @@ same data directory, so they all see the same database.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import asyncpg
 from events.migrate import migrate
 from events.pool import connect
 
-__all__ = ["data_dir", "database_url", "migrated"]
+__all__ = ["data_dir", "database_url", "migrated", "wait_for_database"]
 
 
 def data_dir() -> Path:
@@ -55,3 +56,21 @@ async def migrated(url: str) -> list[str]:
         return await migrate(conn)
     finally:
         await conn.close()
+
+
+async def wait_for_database(url: str, timeout_s: float) -> None:
+    """Return once the database accepts connections; raise after ``timeout_s`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    delay = 0.2
+    while True:
+        try:
+            conn = await asyncpg.connect(url, timeout=5)
+        except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+            if loop.time() + delay > deadline:
+                raise ConnectionError(f"the database did not answer within {timeout_s}s") from error
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+        else:
+            await conn.close()
+            return

@@ -26,10 +26,12 @@ from events.store import (
     WrongExpectedVersion,
     append,
     lookup_command,
+    notify,
 )
 from events.streams import table_stream, wallet_stream
 from events.wallet import WalletEvent
 from projections import tables, timers, wallets
+from service.observability import observe_command
 from service.rules.decide import decide
 from service.rules.deck import new_seed
 from service.rules.errors import RuleViolation
@@ -59,6 +61,8 @@ class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
     events: int
     fingerprint: str = ""
     """SHA-256 of the command as sent: a retry must send the same command."""
+    round: int = 0
+    """The table's current round after the command."""
     duplicate: bool = False
 
 
@@ -104,13 +108,52 @@ class CommandHandler:
         request_id: str | None = None,
     ) -> CommandResult:
         """Run ``command``; raises ``RuleViolation``, ``VersionMismatch`` or ``Conflict``."""
-        command_id = command_id or str(uuid.uuid4())
+        with observe_command(type(command).__name__, table_id) as facts:
+            try:
+                result = await self._execute(
+                    table_id,
+                    command,
+                    actor,
+                    command_id or str(uuid.uuid4()),
+                    expected_version,
+                    request_id,
+                )
+            except RuleViolation as refusal:
+                facts.update(outcome="refused", code=refusal.code)
+                raise
+            except VersionMismatch:
+                facts.update(outcome="version_mismatch")
+                raise
+            except Conflict:
+                facts.update(outcome="conflict")
+                raise
+            facts.update(
+                outcome="duplicate" if result.duplicate else "accepted",
+                round=result.round,
+                version=result.version,
+            )
+            return result
+
+    async def _execute(
+        self,
+        table_id: str,
+        command: Command,
+        actor: Actor,
+        command_id: str,
+        expected_version: int | None,
+        request_id: str | None,
+    ) -> CommandResult:
         for _ in range(self._attempts):
             try:
-                async with self._pool.acquire() as conn, conn.transaction():
-                    return await self._attempt(
-                        conn, table_id, command, actor, command_id, expected_version, request_id
-                    )
+                async with self._pool.acquire() as conn:
+                    async with conn.transaction():
+                        result, streams = await self._attempt(
+                            conn, table_id, command, actor, command_id, expected_version, request_id
+                        )
+                    # Woken only after commit: NOTIFY inside the transaction would make every
+                    # command's commit wait its turn for PostgreSQL's notify lock.
+                    await notify(conn, streams)
+                    return result
             except WrongExpectedVersion:
                 continue
             except DuplicateCommand as duplicate:
@@ -131,7 +174,7 @@ class CommandHandler:
         command_id: str,
         expected_version: int | None,
         request_id: str | None,
-    ) -> CommandResult:
+    ) -> tuple[CommandResult, list[str]]:
         stored = await lookup_command(conn, command_id)
         if stored is not None:
             # A retry of a command already recorded: answer as the first time, even if the
@@ -159,16 +202,23 @@ class CommandHandler:
         result = CommandResult(
             table_id=table_id,
             fingerprint=fingerprint(command),
+            round=state.round.number if state.round else 0,
             version=version + sum(not _is_wallet_event(e) for e in every_event),
             events=len(every_event),
         )
         recorded = await append(
-            conn, appends, command_id=command_id, command_result=msgspec.json.encode(result)
+            conn,
+            appends,
+            command_id=command_id,
+            command_result=msgspec.json.encode(result),
+            notify=False,
         )
         await tables.save(conn, state, result.version)
+        if len(batches) > 1 or isinstance(command, OpenRound):
+            await tables.checkpoint(conn, state, result.version)
         await wallets.apply(conn, recorded)
         await timers.sync(conn, state)
-        return result
+        return result, [a.stream_id for a in appends]
 
     async def _next_deck(self, conn: Any, table_id: str) -> tuple[str, ...]:
         if not self._test_mode:

@@ -6,7 +6,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -25,10 +25,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``DATABASE_URL``; unset means the embedded PostgreSQL in ``data_dir``."""
     data_dir: str = ""
     jwt_secret: str = ""
-    jwt_ttl_s: int = 3600
+    jwt_ttl_s: Annotated[int, msgspec.Meta(ge=1, le=86_400 * 30)] = 3600
     test_mode: bool = False
     log_level: Literal["debug", "info", "warning", "error"] = "info"
-    command_attempts: int = 8
+    command_attempts: Annotated[int, msgspec.Meta(ge=1, le=100)] = 8
+    pool_size: Annotated[int, msgspec.Meta(ge=2, le=500)] = 20
+    database_wait_s: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 30.0
+    """How long start-up waits for the database to accept connections."""
+    clock: bool = True
+    """Send the rules' time-outs from this instance (every instance may; each goes once)."""
 
 
 _VARIABLES: dict[str, str] = {
@@ -39,6 +44,10 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_JWT_TTL_S": "jwt_ttl_s",
     "RUSSIAN_POKER_TEST_MODE": "test_mode",
     "RUSSIAN_POKER_LOG_LEVEL": "log_level",
+    "RUSSIAN_POKER_POOL_SIZE": "pool_size",
+    "RUSSIAN_POKER_DATABASE_WAIT_S": "database_wait_s",
+    "RUSSIAN_POKER_CLOCK": "clock",
+    "RUSSIAN_POKER_COMMAND_ATTEMPTS": "command_attempts",
 }
 
 
@@ -50,9 +59,10 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         value = env.get(variable)
         if value is None or value == "":
             continue
-        raw[field] = _parse(variable, field, value)
+        raw[field] = value
     try:
-        settings = msgspec.convert(raw, Settings)
+        # Not strict: environment values are text ("30", "true") for int and bool fields.
+        settings = msgspec.convert(raw, Settings, strict=False)
     except msgspec.ValidationError as exc:
         field = str(exc).rsplit("$.", 1)[-1].rstrip("`")
         variable = next((v for v, f in _VARIABLES.items() if f == field), field)
@@ -71,18 +81,6 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     directory = settings.data_dir or str(data_dir())
     secret = settings.jwt_secret or _development_secret(Path(directory))
     return msgspec.structs.replace(settings, data_dir=directory, jwt_secret=secret)
-
-
-def _parse(variable: str, field: str, value: str) -> object:
-    if field == "test_mode":
-        if value.lower() not in ("1", "0", "true", "false", "yes", "no"):
-            raise ConfigurationError(f"{variable}: expected true or false, got {value!r}")
-        return value.lower() in ("1", "true", "yes")
-    if field == "jwt_ttl_s":
-        if not value.isdigit() or not 1 <= int(value) <= 86_400 * 30:
-            raise ConfigurationError(f"{variable}: expected seconds 1..2592000, got {value!r}")
-        return int(value)
-    return value
 
 
 def _development_secret(directory: Path) -> str:

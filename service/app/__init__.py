@@ -10,6 +10,7 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 
 from events.pool import create_pool
 from service.app.controllers.health import HealthController
@@ -17,13 +18,17 @@ from service.app.controllers.tables import TableController
 from service.app.controllers.wallets import WalletController
 from service.app.dependencies import (
     provide_commands,
+    provide_hub,
     provide_pool,
     provide_principal,
     provide_wallets,
 )
 from service.app.problems import problem_details_plugin
-from service.database import database_url, migrated
+from service.clock import Clock
+from service.database import database_url, migrated, wait_for_database
 from service.handling import CommandHandler, WalletHandler
+from service.live import LiveHub
+from service.observability import SSE_CONNECTIONS, configure_logging, request_id_middleware
 from service.settings import Settings, load_settings
 
 __all__ = ["create_app"]
@@ -31,34 +36,52 @@ __all__ = ["create_app"]
 API_VERSION = "1.0.0"
 
 
+class MetricsController(PrometheusController):
+    path = "/metrics"
+    include_in_schema = False
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     """The service. Start-up resolves the database, applies migrations (once, however many
     instances start together) and opens the pool; shut-down closes it."""
     settings = settings or load_settings()
 
+    configure_logging(settings.log_level)
+
     @asynccontextmanager
     async def database(app: Litestar) -> AsyncIterator[None]:
         url = settings.database_url or database_url()
+        await wait_for_database(url, settings.database_wait_s)
         await migrated(url)
-        pool = await create_pool(url, min_size=2, max_size=20)
-        app.state.pool = pool
-        app.state.commands = CommandHandler(
+        pool = await create_pool(url, min_size=2, max_size=settings.pool_size)
+        commands = CommandHandler(
             pool, attempts=settings.command_attempts, test_mode=settings.test_mode
         )
-        app.state.wallets = WalletHandler(pool)
+        hub = LiveHub(pool, url)
+        clock = Clock(pool, commands)
+        app.state.update(pool=pool, commands=commands, wallets=WalletHandler(pool), hub=hub)
+        await hub.start()
+        SSE_CONNECTIONS.set_function(lambda: hub.connections)
+        if settings.clock:
+            clock.start()
         try:
             yield
         finally:
+            # Stop taking time-outs and close live streams before the pool goes.
+            await clock.stop()
+            await hub.stop()
             await pool.close()
 
     return Litestar(
-        route_handlers=[TableController, WalletController, HealthController],
+        route_handlers=[TableController, WalletController, HealthController, MetricsController],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),
             "commands": Provide(provide_commands, sync_to_thread=False),
             "wallets": Provide(provide_wallets, sync_to_thread=False),
             "principal": Provide(provide_principal, sync_to_thread=False),
+            "hub": Provide(provide_hub, sync_to_thread=False),
         },
+        middleware=[request_id_middleware, PrometheusConfig(app_name="russian_poker").middleware],
         lifespan=[database],
         plugins=[problem_details_plugin()],
         openapi_config=OpenAPIConfig(

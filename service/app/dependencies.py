@@ -7,11 +7,25 @@ from typing import TYPE_CHECKING, TypeAlias
 import asyncpg
 from litestar import Request
 from litestar.datastructures import State
+from litestar.di import NamedDependency
 
 from service.app.auth import Principal, principal_from
 from service.handling import CommandHandler, WalletHandler
+from service.live import LiveHub
 
-__all__ = ["DbPool", "provide_commands", "provide_pool", "provide_principal", "provide_wallets"]
+__all__ = [
+    "Caller",
+    "Commands",
+    "DbPool",
+    "Hub",
+    "Pool",
+    "Wallets",
+    "provide_commands",
+    "provide_hub",
+    "provide_pool",
+    "provide_principal",
+    "provide_wallets",
+]
 
 if TYPE_CHECKING:
     DbPool: TypeAlias = asyncpg.Pool[asyncpg.Record]
@@ -36,3 +50,15 @@ def provide_wallets(state: State) -> WalletHandler:
 
 def provide_principal(request: Request[object, object, State]) -> Principal:
     return principal_from(request)
+
+
+def provide_hub(state: State) -> LiveHub:
+    hub: LiveHub = state.hub
+    return hub
+
+
+Pool = NamedDependency[DbPool]
+Commands = NamedDependency[CommandHandler]
+Wallets = NamedDependency[WalletHandler]
+Hub = NamedDependency[LiveHub]
+Caller = NamedDependency[Principal]

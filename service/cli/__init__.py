@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from service.cli.audit import register as register_audit
 from service.cli.evaluate import evaluate
 from service.cli.maintenance import migrate_command, openapi_command
 from service.cli.serve import serve, token
@@ -21,3 +22,4 @@ main.add_command(migrate_command)
 main.add_command(openapi_command)
 main.add_command(serve)
 main.add_command(token)
+register_audit(main)

@@ -6,7 +6,7 @@ import asyncpg
 from litestar import Controller, get
 from litestar.exceptions import ServiceUnavailableException
 
-from service.app.dependencies import DbPool
+from service.app.dependencies import Pool
 
 __all__ = ["HealthController"]
 
@@ -20,7 +20,7 @@ class HealthController(Controller):
         return {"status": "ok"}
 
     @get("/ready", summary="The database answers")
-    async def ready(self, pool: DbPool) -> dict[str, str]:
+    async def ready(self, pool: Pool) -> dict[str, str]:
         try:
             await pool.fetchval("SELECT 1", timeout=2)
         except (OSError, asyncpg.PostgresError, TimeoutError):

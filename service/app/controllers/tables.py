@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Controller, get, post, put
 from litestar.datastructures import State
 from litestar.exceptions import ClientException, NotFoundException, PermissionDeniedException
-from litestar.params import Parameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
+from litestar.response import ServerSentEvent
+from litestar.response.sse import ServerSentEventMessage
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED, HTTP_204_NO_CONTENT
 
 from events.commands import Actor, CloseTable, OpenTable, PlayerCommand, ReopenTable
 from projections import tables
 from projections.views import TableView, Viewer, table_view
 from service.app.auth import Principal, require
-from service.app.dependencies import DbPool
+from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
-from service.handling import CommandHandler
 from service.rules.cards import CardError, parse_cards
 from service.rules.presets import make_ruleset
+from service.rules.state import Table
 
 __all__ = ["TableController"]
 
@@ -37,14 +41,19 @@ def _actor(principal: Principal) -> Actor:
     return Actor(role=principal.role, id=principal.subject)
 
 
+def seen_by(state: Table, version: int, viewer: Viewer) -> TableView:
+    """A player without a seat at this table watches it as an observer."""
+    if viewer.role == "player" and state.seat_of(viewer.player_id or "") is None:
+        viewer = Viewer(role="observer", player_id=viewer.player_id)
+    return table_view(state, version, viewer)
+
+
 async def load_view(pool: DbPool, table_id: str, viewer: Viewer) -> TableView:
     async with pool.acquire() as conn:
         state, version = await tables.load(conn, table_id)
     if version == 0:
         raise NotFoundException(f"no table {table_id!r}")
-    if viewer.role == "player" and state.seat_of(viewer.player_id or "") is None:
-        viewer = Viewer(role="observer", player_id=viewer.player_id)
-    return table_view(state, version, viewer)
+    return seen_by(state, version, viewer)
 
 
 class TableController(Controller):
@@ -52,7 +61,7 @@ class TableController(Controller):
     tags = ("tables",)
 
     @get("/", summary="The lobby: tables with their game, limits and free places")
-    async def lobby(self, pool: DbPool, principal: Principal) -> list[LobbyEntry]:
+    async def lobby(self, pool: Pool, principal: Caller) -> list[LobbyEntry]:
         async with pool.acquire() as conn:
             rows = await conn.fetch("SELECT table_id FROM table_states ORDER BY table_id")
             entries = []
@@ -81,10 +90,10 @@ class TableController(Controller):
     @post("/", status_code=HTTP_201_CREATED, summary="Open a table from a preset plus overrides")
     async def create(
         self,
-        data: CreateTable,
-        pool: DbPool,
-        commands: CommandHandler,
-        principal: Principal,
+        data: JSONBody[CreateTable],
+        pool: Pool,
+        commands: Commands,
+        principal: Caller,
         state: State,
     ) -> TableView:
         require(principal, "operator")
@@ -99,16 +108,16 @@ class TableController(Controller):
         return await load_view(pool, table_id, viewer_of(principal))
 
     @get("/{table_id:str}", summary="The table in the caller's own view")
-    async def show(self, table_id: str, pool: DbPool, principal: Principal) -> TableView:
+    async def show(self, table_id: FromPath[str], pool: Pool, principal: Caller) -> TableView:
         return await load_view(pool, table_id, viewer_of(principal))
 
     @post("/{table_id:str}/close", status_code=HTTP_200_OK, summary="Stop opening rounds")
     async def close(
         self,
-        table_id: str,
-        pool: DbPool,
-        commands: CommandHandler,
-        principal: Principal,
+        table_id: FromPath[str],
+        pool: Pool,
+        commands: Commands,
+        principal: Caller,
     ) -> TableView:
         require(principal, "operator")
         await _known(pool, table_id)
@@ -118,10 +127,10 @@ class TableController(Controller):
     @post("/{table_id:str}/reopen", status_code=HTTP_200_OK, summary="Open a closed table")
     async def reopen(
         self,
-        table_id: str,
-        pool: DbPool,
-        commands: CommandHandler,
-        principal: Principal,
+        table_id: FromPath[str],
+        pool: Pool,
+        commands: Commands,
+        principal: Caller,
     ) -> TableView:
         require(principal, "operator")
         await _known(pool, table_id)
@@ -142,16 +151,16 @@ class TableController(Controller):
     )
     async def command(
         self,
-        table_id: str,
-        data: PlayerCommand,
-        pool: DbPool,
-        commands: CommandHandler,
-        principal: Principal,
+        table_id: FromPath[str],
+        data: JSONBody[PlayerCommand],
+        pool: Pool,
+        commands: Commands,
+        principal: Caller,
         state: State,
         idempotency_key: Annotated[
-            str | None, Parameter(header="Idempotency-Key", required=False, max_length=200)
+            str | None, HeaderParameter(name="Idempotency-Key", required=False, max_length=200)
         ] = None,
-        if_match: Annotated[str | None, Parameter(header="If-Match", required=False)] = None,
+        if_match: Annotated[str | None, HeaderParameter(name="If-Match", required=False)] = None,
     ) -> CommandResponse:
         require(principal, "player")
         if not idempotency_key:
@@ -171,6 +180,42 @@ class TableController(Controller):
             version=result.version, events=result.events, duplicate=result.duplicate, table=view
         )
 
+    @get(
+        "/{table_id:str}/stream",
+        summary="Live table: every new state in the caller's view (Server-Sent Events)",
+        description=(
+            "Each event is `table` (or `reset`, when the server no longer holds the states "
+            "after the client's version) with `id` = the table's version and the caller's "
+            "view as data. Reconnect with `Last-Event-ID` (or `?after=`) to catch up on every "
+            "state missed, in order."
+        ),
+    )
+    async def stream(
+        self,
+        table_id: FromPath[str],
+        pool: Pool,
+        hub: Hub,
+        principal: Caller,
+        last_event_id: Annotated[
+            str | None, HeaderParameter(name="Last-Event-ID", required=False, max_length=20)
+        ] = None,
+        after: Annotated[int | None, QueryParameter(ge=0, required=False)] = None,
+    ) -> ServerSentEvent:
+        await _known(pool, table_id)
+        viewer = viewer_of(principal)
+        since = after if after is not None else _version(last_event_id)
+
+        async def updates() -> AsyncIterator[ServerSentEventMessage]:
+            async for update in hub.subscribe(table_id, since):
+                view = seen_by(update.state, update.version, viewer)
+                yield ServerSentEventMessage(
+                    data=msgspec.json.encode(view).decode(),
+                    event="reset" if update.reset else "table",
+                    id=update.version,
+                )
+
+        return ServerSentEvent(updates(), headers={"Cache-Control": "no-store"})
+
     @put(
         "/{table_id:str}/test-deck",
         status_code=HTTP_204_NO_CONTENT,
@@ -178,10 +223,10 @@ class TableController(Controller):
     )
     async def test_deck(
         self,
-        table_id: str,
-        data: TestDeck,
-        pool: DbPool,
-        principal: Principal,
+        table_id: FromPath[str],
+        data: JSONBody[TestDeck],
+        pool: Pool,
+        principal: Caller,
         state: State,
     ) -> None:
         require(principal, "operator")

@@ -6,14 +6,14 @@ from typing import Annotated
 
 from litestar import Controller, get, post
 from litestar.exceptions import NotFoundException, PermissionDeniedException
-from litestar.params import Parameter
+from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from events.commands import Actor
 from service.app.auth import Principal, require
-from service.app.dependencies import DbPool
+from service.app.dependencies import Caller, DbPool, Pool, Wallets
 from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
-from service.handling import TransferResult, WalletHandler
+from service.handling import TransferResult
 
 __all__ = ["WalletController"]
 
@@ -30,10 +30,10 @@ class WalletController(Controller):
     @post("/", status_code=HTTP_201_CREATED, summary="Open a player's wallet")
     async def create(
         self,
-        data: CreateWallet,
-        wallets: WalletHandler,
-        pool: DbPool,
-        principal: Principal,
+        data: JSONBody[CreateWallet],
+        wallets: Wallets,
+        pool: Pool,
+        principal: Caller,
     ) -> WalletView:
         require(principal, "operator")
         await wallets.open(data.wallet_id, data.currency, actor=_actor(principal))
@@ -41,7 +41,11 @@ class WalletController(Controller):
 
     @post("/{wallet_id:str}/deposits", status_code=HTTP_200_OK, summary="Deposit (idempotent)")
     async def deposit(
-        self, wallet_id: str, data: Transfer, wallets: WalletHandler, principal: Principal
+        self,
+        wallet_id: FromPath[str],
+        data: JSONBody[Transfer],
+        wallets: Wallets,
+        principal: Caller,
     ) -> TransferResult:
         require(principal, "operator")
         return await wallets.transfer(
@@ -50,7 +54,11 @@ class WalletController(Controller):
 
     @post("/{wallet_id:str}/withdrawals", status_code=HTTP_200_OK, summary="Withdraw (idempotent)")
     async def withdraw(
-        self, wallet_id: str, data: Transfer, wallets: WalletHandler, principal: Principal
+        self,
+        wallet_id: FromPath[str],
+        data: JSONBody[Transfer],
+        wallets: Wallets,
+        principal: Caller,
     ) -> TransferResult:
         require(principal, "operator")
         return await wallets.transfer(
@@ -58,18 +66,18 @@ class WalletController(Controller):
         )
 
     @get("/{wallet_id:str}", summary="A wallet's balance")
-    async def show(self, wallet_id: str, pool: DbPool, principal: Principal) -> WalletView:
+    async def show(self, wallet_id: FromPath[str], pool: Pool, principal: Caller) -> WalletView:
         _may_read(principal, wallet_id)
         return await _wallet(pool, wallet_id)
 
     @get("/{wallet_id:str}/ledger", summary="Money movements, newest first (cursor paginated)")
     async def ledger(
         self,
-        wallet_id: str,
-        pool: DbPool,
-        principal: Principal,
-        cursor: Annotated[int | None, Parameter(ge=1, required=False)] = None,
-        limit: Annotated[int, Parameter(ge=1, le=500)] = 50,
+        wallet_id: FromPath[str],
+        pool: Pool,
+        principal: Caller,
+        cursor: Annotated[int | None, QueryParameter(ge=1, required=False)] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=500)] = 50,
     ) -> LedgerPage:
         _may_read(principal, wallet_id)
         await _wallet(pool, wallet_id)

@@ -1,0 +1,495 @@
+"""The audit trail: the regulator's record of every round, as a catch-up projection.
+
+One ``audit_rounds`` row per (table, round): game, ruleset fingerprint (ruleset and
+paytable version), commitment, the seed once revealed, opening and settlement time, the
+players, and a ``record`` with every command in order (actor, request id, time), each box's
+wagers, cards, choices and results, the dealer's cards, and each wallet's balance before
+and after the round. Fed by :class:`projections.runner.ProjectionRunner`; read through
+:func:`round_record` and :func:`audit_feed`, which hide the secrets of unsettled rounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Final
+
+import msgspec
+
+from events.codec import decode_event
+from events.game import (
+    AntePlaced,
+    BetsCancelled,
+    BonusSettled,
+    BoxFolded,
+    BoxPlayed,
+    BoxSettled,
+    CardsDealt,
+    CardsExchanged,
+    DealerCardReplaced,
+    DealerExchangeDeclined,
+    DealerExchangeRequested,
+    DealerRevealed,
+    RoundOpened,
+    RoundSettled,
+    SixthCardBought,
+    TableOpened,
+)
+from events.records import Position
+from events.store import AnyConnection, RecordedEvent, read_all
+from events.streams import TABLE_PREFIX, WALLET_PREFIX
+from events.wallet import WalletCredited, WalletDebited
+from projections.redaction import redact_command, redact_event, redact_record, round_of
+
+__all__ = [
+    "AuditPage",
+    "AuditProjection",
+    "FeedItem",
+    "audit_feed",
+    "round_record",
+]
+
+_json: Final = msgspec.json.Encoder()
+
+_LOAD_ROUNDS: Final = """
+SELECT table_id, round, game, ruleset_fingerprint, commitment, seed, opened_at, settled_at,
+       opened_position, settled_position, players, record::text AS record
+FROM audit_rounds
+WHERE (table_id, round) IN (SELECT * FROM unnest($1::text[], $2::int[]))
+"""
+_SAVE_ROUND: Final = """
+INSERT INTO audit_rounds (table_id, round, game, ruleset_fingerprint, commitment, seed,
+                          opened_at, settled_at, opened_position, settled_position, players,
+                          record)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)
+ON CONFLICT (table_id, round) DO UPDATE SET
+    seed = excluded.seed, settled_at = excluded.settled_at,
+    settled_position = excluded.settled_position, players = excluded.players,
+    record = excluded.record
+"""
+_SAVE_TABLE: Final = """
+INSERT INTO audit_tables (table_id, game, ruleset_fingerprint) VALUES ($1, $2, $3)
+ON CONFLICT (table_id) DO UPDATE SET
+    game = excluded.game, ruleset_fingerprint = excluded.ruleset_fingerprint
+"""
+_LOAD_TABLES: Final = (
+    "SELECT table_id, game, ruleset_fingerprint FROM audit_tables WHERE table_id = ANY($1)"
+)
+_BALANCES: Final = (
+    "SELECT global_position, balance_after FROM ledger WHERE global_position = ANY($1::bigint[])"
+)
+# Only if the ledger lacks a row (it is written with every wallet event, so: never).
+_BALANCE_FROM_EVENTS: Final = """
+SELECT coalesce(sum(CASE WHEN event_type IN ('FundsDeposited', 'WalletCredited')
+                         THEN (data->>'amount')::bigint
+                         WHEN event_type IN ('FundsWithdrawn', 'WalletDebited')
+                         THEN -(data->>'amount')::bigint ELSE 0 END), 0)
+FROM events WHERE stream_id = $1 AND stream_version <= $2
+"""
+_ONE_ROUND: Final = """
+SELECT *, record::text AS record_text FROM audit_rounds WHERE table_id = $1 AND round = $2
+"""
+_SETTLED: Final = """
+SELECT substr(stream_id, length($3) + 1) AS table_id, (data->>'round')::int AS round
+FROM events
+WHERE event_type = 'RoundSettled'
+  AND (stream_id, (data->>'round')::int) IN (SELECT * FROM unnest($1::text[], $2::int[]))
+"""
+
+
+class _Round:
+    """One round's row while a batch is applied."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.row = row
+        self.record: dict[str, Any] = row["record"]
+        self.commands: set[str] = {c["command_id"] for c in self.record["commands"]}
+
+    def placement(self, box: int) -> dict[str, Any]:
+        """The box's current bet this round (a cancelled box may be bet again)."""
+        for placed in reversed(self.record["boxes"]):
+            if placed["box"] == box and not placed["cancelled"]:
+                return placed  # type: ignore[no-any-return]
+        raise LookupError(f"box {box} has no bet in round {self.row['round']}")
+
+    def note_command(self, record: RecordedEvent, meta: dict[str, Any]) -> None:
+        command_id = meta.get("command_id")
+        if not isinstance(command_id, str) or command_id in self.commands:
+            return
+        self.commands.add(command_id)
+        self.record["commands"].append(
+            {
+                "command_id": command_id,
+                "command": meta.get("command"),
+                "actor": meta.get("actor"),
+                "request_id": meta.get("request_id"),
+                "at": record.recorded_at.isoformat(),
+                "position": record.global_position,
+            }
+        )
+
+
+def _new_record() -> dict[str, Any]:
+    return {
+        "commands": [],
+        "boxes": [],
+        "dealer": {"dealt": [], "cards": [], "replaced": [], "hand": None, "qualifies": None},
+        "wallets": {},
+        "totals": {"staked": 0, "paid": 0, "house": 0},
+    }
+
+
+def _placement(event: AntePlaced) -> dict[str, Any]:
+    return {
+        "box": event.box,
+        "player": event.player,
+        "ante": event.ante,
+        "bonus": event.bonus,
+        "dark": event.dark,
+        "bet": event.bet,
+        "insurance": 0,
+        "fees": 0,
+        "cancelled": False,
+        "decision": "play" if event.dark else None,
+        "dealer_draw": None,
+        "dealt": [],
+        "drawn": [],
+        "discarded": [],
+        "cards": [],
+        "bonus_result": None,
+        "settlement": None,
+    }
+
+
+class AuditProjection:
+    """Builds ``audit_rounds`` from the events; stateless between batches."""
+
+    name: Final = "audit"
+    keys: Final = {"audit_rounds": ("table_id", "round"), "audit_tables": ("table_id",)}
+    """The read model's tables and their primary keys (what a rebuild compares)."""
+
+    async def reset(self, conn: AnyConnection) -> None:
+        """Forget everything (the runner's checkpoint is reset by the caller)."""
+        await conn.execute("DELETE FROM audit_rounds")
+        await conn.execute("DELETE FROM audit_tables")
+
+    async def apply(self, conn: AnyConnection, events: Sequence[RecordedEvent]) -> None:
+        """Fold one batch of events, in the store's global order, into the rows."""
+        batch = _Batch(conn)
+        await batch.prepare(events)
+        for record in events:
+            await batch.apply(record)
+        await batch.save()
+
+
+class _Batch:
+    def __init__(self, conn: AnyConnection) -> None:
+        self.conn = conn
+        self.tables: dict[str, tuple[str, str]] = {}
+        self.rounds: dict[tuple[str, int], _Round] = {}
+        self.dirty_tables: set[str] = set()
+        self.balances: dict[int, int] = {}
+
+    async def prepare(self, events: Sequence[RecordedEvent]) -> None:
+        """Load, in three queries, every row and balance the batch will need."""
+        keys: set[tuple[str, int]] = set()
+        table_ids: set[str] = set()
+        wallet_positions: list[int] = []
+        for record in events:
+            if record.stream_id.startswith(TABLE_PREFIX):
+                table_ids.add(record.stream_id.removeprefix(TABLE_PREFIX))
+            if record.event_type in ("WalletDebited", "WalletCredited"):
+                wallet_positions.append(record.global_position)
+            if record.event_type in ("TableOpened", "RoundOpened", "TableClosed"):
+                continue
+            data = msgspec.json.decode(record.data)
+            key = round_of(record.stream_id, data) if isinstance(data, dict) else None
+            if key is not None:
+                keys.add(key)
+        if table_ids:
+            rows = await self.conn.fetch(_LOAD_TABLES, list(table_ids))
+            self.tables = {r["table_id"]: (r["game"], r["ruleset_fingerprint"]) for r in rows}
+        if keys:
+            ordered = sorted(keys)
+            rows = await self.conn.fetch(
+                _LOAD_ROUNDS, [k[0] for k in ordered], [k[1] for k in ordered]
+            )
+            for row in rows:
+                loaded = dict(row)
+                loaded["record"] = msgspec.json.decode(row["record"])
+                self.rounds[(row["table_id"], row["round"])] = _Round(loaded)
+        if wallet_positions:
+            rows = await self.conn.fetch(_BALANCES, wallet_positions)
+            self.balances = {r["global_position"]: r["balance_after"] for r in rows}
+
+    async def apply(self, record: RecordedEvent) -> None:
+        if not record.stream_id.startswith((TABLE_PREFIX, WALLET_PREFIX)):
+            return  # not a game stream: nothing the audit trail records
+        event = decode_event(record.event_type, record.schema_version, record.data)
+        if isinstance(event, WalletDebited | WalletCredited):
+            await self._money(record, event)
+            return
+        if not record.stream_id.startswith(TABLE_PREFIX):
+            return
+        table_id = record.stream_id.removeprefix(TABLE_PREFIX)
+        if isinstance(event, TableOpened):
+            self.tables[table_id] = (event.ruleset.game, event.ruleset.fingerprint)
+            self.dirty_tables.add(table_id)
+            return
+        if isinstance(event, RoundOpened):
+            game, fingerprint = self.tables.get(table_id, ("", ""))
+            current = _Round(
+                {
+                    "table_id": table_id,
+                    "round": event.round,
+                    "game": game,
+                    "ruleset_fingerprint": fingerprint,
+                    "commitment": event.commitment,
+                    "seed": None,
+                    "opened_at": record.recorded_at,
+                    "settled_at": None,
+                    "opened_position": record.global_position,
+                    "settled_position": None,
+                    "players": [],
+                    "record": _new_record(),
+                }
+            )
+            self.rounds[(table_id, event.round)] = current
+            current.note_command(record, _meta(record))
+            return
+        number = getattr(event, "round", None)
+        found = self.rounds.get((table_id, number)) if isinstance(number, int) else None
+        if found is None:
+            return  # seating and table lifecycle: not part of any round
+        found.note_command(record, _meta(record))
+        _apply_table_event(found, event, record.recorded_at, record.global_position)
+
+    async def _money(self, record: RecordedEvent, event: WalletDebited | WalletCredited) -> None:
+        current = self.rounds.get((event.table_id, event.round))
+        if current is None:
+            return
+        current.note_command(record, _meta(record))
+        signed = event.amount if isinstance(event, WalletCredited) else -event.amount
+        after = self.balances.get(record.global_position)
+        if after is None:
+            after = await self.conn.fetchval(
+                _BALANCE_FROM_EVENTS, record.stream_id, record.stream_version
+            )
+        wallets = current.record["wallets"]
+        # A wallet's events may be read out of stream order (transactions of two tables),
+        # so the first and last movement are chosen by stream version, not by arrival.
+        moves = wallets.setdefault(
+            event.wallet_id,
+            {
+                "before": None,
+                "after": None,
+                "debited": 0,
+                "credited": 0,
+                "first_version": None,
+                "last_version": None,
+            },
+        )
+        version = record.stream_version
+        if moves["first_version"] is None or version < moves["first_version"]:
+            moves["first_version"], moves["before"] = version, after - signed
+        if moves["last_version"] is None or version > moves["last_version"]:
+            moves["last_version"], moves["after"] = version, after
+        totals = current.record["totals"]
+        if signed > 0:
+            moves["credited"] += signed
+            totals["paid"] += signed
+        else:
+            moves["debited"] -= signed
+            totals["staked"] -= signed
+        totals["house"] = totals["staked"] - totals["paid"]
+
+    async def save(self) -> None:
+        if self.dirty_tables:
+            await self.conn.executemany(
+                _SAVE_TABLE, [(t, *self.tables[t]) for t in sorted(self.dirty_tables)]
+            )
+        if self.rounds:
+            await self.conn.executemany(
+                _SAVE_ROUND,
+                [
+                    (
+                        r.row["table_id"],
+                        r.row["round"],
+                        r.row["game"],
+                        r.row["ruleset_fingerprint"],
+                        r.row["commitment"],
+                        r.row["seed"],
+                        r.row["opened_at"],
+                        r.row["settled_at"],
+                        r.row["opened_position"],
+                        r.row["settled_position"],
+                        list(dict.fromkeys(p["player"] for p in r.record["boxes"])),
+                        _json.encode(r.record).decode(),
+                    )
+                    for _, r in sorted(self.rounds.items())
+                ],
+            )
+
+
+def _meta(record: RecordedEvent) -> dict[str, Any]:
+    meta = msgspec.json.decode(record.metadata)
+    return meta if isinstance(meta, dict) else {}
+
+
+def _apply_table_event(current: _Round, event: Any, recorded_at: datetime, position: int) -> None:
+    record = current.record
+    dealer = record["dealer"]
+    match event:
+        case AntePlaced():
+            record["boxes"].append(_placement(event))
+        case BetsCancelled():
+            current.placement(event.box)["cancelled"] = True
+        case CardsDealt():
+            for hand in event.hands:
+                placed = current.placement(hand.box)
+                placed["dealt"] = list(hand.cards)
+                placed["cards"] = list(hand.cards)
+            dealer["dealt"] = list(event.dealer_cards)
+            dealer["cards"] = list(event.dealer_cards)
+        case BonusSettled():
+            current.placement(event.box)["bonus_result"] = {
+                "hand": event.hand,
+                "stake": event.stake,
+                "won": event.won,
+                "capped": event.capped,
+            }
+        case SixthCardBought():
+            placed = current.placement(event.box)
+            placed["drawn"].append(event.card)
+            placed["cards"].append(event.card)
+            placed["fees"] += event.fee
+        case CardsExchanged():
+            placed = current.placement(event.box)
+            placed["discarded"].extend(event.discarded)
+            placed["drawn"].extend(event.received)
+            received = iter(event.received)
+            placed["cards"] = [
+                next(received) if c in event.discarded else c for c in placed["cards"]
+            ]
+            placed["fees"] += event.fee
+        case BoxPlayed():
+            placed = current.placement(event.box)
+            placed.update(decision="play", bet=event.bet, insurance=event.insurance)
+        case BoxFolded():
+            placed = current.placement(event.box)
+            placed["decision"] = "timed_out" if event.timed_out else "fold"
+        case DealerRevealed():
+            dealer.update(cards=list(event.cards), hand=event.hand, qualifies=event.qualifies)
+        case DealerExchangeRequested():
+            current.placement(event.box)["dealer_draw"] = "requested"
+        case DealerExchangeDeclined():
+            placed = current.placement(event.box)
+            placed["dealer_draw"] = "timed_out" if event.timed_out else "declined"
+        case DealerCardReplaced():
+            dealer["replaced"].append(
+                {"replaced": event.replaced, "card": event.card, "free": event.free}
+            )
+            dealer["cards"] = [event.card if c == event.replaced else c for c in dealer["cards"]]
+        case BoxSettled():
+            placed = current.placement(event.box)
+            placed["cards"] = list(event.cards)
+            placed["settlement"] = msgspec.to_builtins(event)
+            placed["settlement"].pop("type", None)
+        case RoundSettled():
+            current.row.update(
+                seed=event.seed.hex(), settled_at=recorded_at, settled_position=position
+            )
+
+
+async def round_record(conn: AnyConnection, table_id: str, number: int) -> dict[str, Any] | None:
+    """One round's audit row as a dict, its secrets hidden unless it is settled."""
+    row = await conn.fetchrow(_ONE_ROUND, table_id, number)
+    if row is None:
+        return None
+    result = {k: v for k, v in dict(row).items() if k not in ("record", "record_text")}
+    record = msgspec.json.decode(row["record_text"])
+    result["record"] = redact_record(record, revealed=row["seed"] is not None)
+    return result
+
+
+class FeedItem(msgspec.Struct, frozen=True, kw_only=True):
+    """One event of the audit feed, with secrets of unsettled rounds hidden."""
+
+    position: str
+    global_position: int
+    stream_id: str
+    stream_version: int
+    event_type: str
+    data: dict[str, Any]
+    command_id: str | None
+    command: Any
+    actor: Any
+    request_id: str | None
+    recorded_at: datetime
+
+
+class AuditPage(msgspec.Struct, frozen=True, kw_only=True):
+    items: list[FeedItem]
+    next_cursor: str
+    """Pass as ``after`` for the next page; equals the input when nothing new is visible."""
+
+
+def _cursor(position: Position) -> str:
+    return f"{position.tx_id}-{position.global_position}"
+
+
+def _parse_cursor(cursor: str | None) -> Position:
+    if not cursor:
+        return Position.start()
+    tx_id, _, global_position = cursor.partition("-")
+    try:
+        return Position(tx_id=int(tx_id), global_position=int(global_position))
+    except ValueError:
+        raise ValueError(f"not an audit feed cursor: {cursor!r}") from None
+
+
+async def audit_feed(conn: AnyConnection, after: str | None = None, limit: int = 100) -> AuditPage:
+    """Every event in commit-safe global order, a page at a time, redacted.
+
+    The cursor is the ``(tx_id, global_position)`` pair of the last item, not the position
+    alone: positions become visible out of order (see ``events.store.read_all``), and a
+    cursor of positions alone would skip events. Whether a round is settled is looked up in
+    the events themselves, so the feed never depends on the audit projection having caught
+    up; a round settled after a page was read shows its cards when that page is read again.
+    """
+    if not 1 <= limit <= 1000:
+        raise ValueError("limit must be 1..1000")
+    start = _parse_cursor(after)
+    events = await read_all(conn, start, limit=limit)
+    decoded = [(e, msgspec.json.decode(e.data), _meta(e)) for e in events]
+    keys = {k for e, data, _ in decoded if (k := round_of(e.stream_id, data)) is not None}
+    settled: set[tuple[str, int]] = set()
+    if keys:
+        ordered = sorted(keys)
+        rows = await conn.fetch(
+            _SETTLED,
+            [TABLE_PREFIX + k[0] for k in ordered],
+            [k[1] for k in ordered],
+            TABLE_PREFIX,
+        )
+        settled = {(r["table_id"], r["round"]) for r in rows}
+    items = []
+    for event, data, meta in decoded:
+        key = round_of(event.stream_id, data)
+        revealed = key is None or key in settled
+        items.append(
+            FeedItem(
+                position=_cursor(event.position),
+                global_position=event.global_position,
+                stream_id=event.stream_id,
+                stream_version=event.stream_version,
+                event_type=event.event_type,
+                data=redact_event(event.event_type, data, revealed=revealed),
+                command_id=meta.get("command_id"),
+                command=redact_command(meta.get("command"), revealed=revealed),
+                actor=meta.get("actor"),
+                request_id=meta.get("request_id"),
+                recorded_at=event.recorded_at,
+            )
+        )
+    return AuditPage(items=items, next_cursor=items[-1].position if items else _cursor(start))

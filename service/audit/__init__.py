@@ -1,0 +1,1 @@
+"""The regulator's tools: replaying rounds through the rules, reconciling money."""

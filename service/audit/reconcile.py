@@ -1,0 +1,436 @@
+"""Reconciliation: wallet events vs round events vs balances, to the unit.
+
+Four checks, each listing every mismatch with the wallet or round it concerns:
+
+* **balances** — each wallet's stored balance, version and currency equal the sum of its
+  stream's events (always over the whole history: a balance is a sum over all time);
+* **ledger** — one ledger row per money event, with the same wallet, type, signed amount,
+  reason, table, round, box, transfer and the running balance after it (never negative);
+* **money** — per (table, round, box), the debits and credits the wallets recorded are exactly
+  those the game events call for: ``AntePlaced`` ante, bonus and dark Bet; ``BoxPlayed`` Bet
+  and insurance; ``SixthCardBought``/``CardsExchanged`` fee; ``BetsCancelled`` the box's
+  stakes back; ``BonusSettled`` stake + win when it won; ``BoxSettled`` returned + won when
+  more than zero — and none that they do not;
+* **cards** — the round's events agree on the cards: a box settles with the cards it was
+  dealt, bought and exchanged, and the dealer reveals the cards the dealer was dealt.
+
+``start``/``end`` restrict the ledger check to events recorded in ``[start, end)`` and the
+money and card checks to rounds opened in it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from datetime import datetime
+from typing import Any, Final
+
+import msgspec
+
+from events.codec import decode_event
+from events.game import (
+    AntePlaced,
+    BetsCancelled,
+    BonusSettled,
+    BoxPlayed,
+    BoxSettled,
+    CardsDealt,
+    CardsExchanged,
+    DealerCardReplaced,
+    DealerRevealed,
+    SixthCardBought,
+)
+from events.store import AnyConnection
+from events.streams import TABLE_PREFIX, WALLET_PREFIX
+from events.wallet import WalletCredited, WalletDebited
+
+__all__ = ["Mismatch", "ReconcileReport", "reconcile"]
+
+_SIGNED: Final = """
+CASE WHEN event_type IN ('FundsDeposited', 'WalletCredited') THEN (data->>'amount')::bigint
+     WHEN event_type IN ('FundsWithdrawn', 'WalletDebited') THEN -(data->>'amount')::bigint
+     ELSE 0 END
+"""
+_BALANCES: Final = f"""
+WITH ev AS (
+    SELECT substr(stream_id, length($1) + 1) AS wallet_id, max(stream_version) AS version,
+           sum({_SIGNED}) AS balance,
+           max(data->>'currency') FILTER (WHERE event_type = 'WalletOpened') AS currency
+    FROM events WHERE starts_with(stream_id, $1) GROUP BY stream_id
+)
+SELECT wallet_id, ev.balance AS events_balance, ev.version AS events_version,
+       ev.currency AS events_currency, w.balance, w.version, w.currency,
+       ev.wallet_id IS NOT NULL AS has_events, w.wallet_id IS NOT NULL AS has_row
+FROM ev FULL JOIN wallets AS w USING (wallet_id)
+WHERE (ev.balance, ev.version, ev.currency) IS DISTINCT FROM (w.balance, w.version, w.currency)
+ORDER BY wallet_id
+"""
+_WALLET_COUNT: Final = "SELECT count(*) FROM streams WHERE starts_with(stream_id, $1)"
+_LEDGER: Final = f"""
+WITH ev AS (
+    SELECT global_position, substr(stream_id, length($1) + 1) AS stream_wallet,
+           data->>'wallet_id' AS wallet_id, event_type, {_SIGNED} AS amount,
+           data->>'reason' AS reason, data->>'table_id' AS table_id,
+           (data->>'round')::int AS round, (data->>'box')::int AS box,
+           data->>'transfer_id' AS transfer_id,
+           sum({_SIGNED}) OVER (PARTITION BY stream_id ORDER BY stream_version) AS balance_after,
+           recorded_at, stream_version
+    FROM events WHERE starts_with(stream_id, $1) AND event_type <> 'WalletOpened'
+),
+compared AS (
+    SELECT coalesce(ev.global_position, l.global_position) AS position,
+           coalesce(ev.recorded_at, l.recorded_at) AS recorded_at,
+           coalesce(ev.stream_wallet, l.wallet_id) AS wallet,
+           ev.stream_version,
+           to_jsonb(ev) - 'stream_wallet' - 'stream_version' AS expected, to_jsonb(l) AS actual,
+           ev.wallet_id IS DISTINCT FROM ev.stream_wallet AS wrong_stream,
+           ev.balance_after < 0 AS overdrawn
+    FROM ev FULL JOIN ledger AS l ON l.global_position = ev.global_position
+)
+SELECT position, wallet, expected::text AS expected, actual::text AS actual, wrong_stream,
+       overdrawn, count(*) OVER () AS total
+FROM compared
+WHERE ($2::timestamptz IS NULL OR recorded_at >= $2)
+  AND ($3::timestamptz IS NULL OR recorded_at < $3)
+  AND (expected IS DISTINCT FROM actual OR wrong_stream OR overdrawn)
+ORDER BY wallet, stream_version NULLS LAST, position
+"""
+_LEDGER_COUNT: Final = """
+SELECT count(*) FROM ledger
+WHERE ($1::timestamptz IS NULL OR recorded_at >= $1)
+  AND ($2::timestamptz IS NULL OR recorded_at < $2)
+"""
+_ROUNDS: Final = """
+CREATE TEMP TABLE reconcile_rounds ON COMMIT DROP AS
+SELECT stream_id, (data->>'round')::int AS round FROM events
+WHERE event_type = 'RoundOpened'
+  AND ($1::timestamptz IS NULL OR recorded_at >= $1)
+  AND ($2::timestamptz IS NULL OR recorded_at < $2)
+"""
+_ROUND_EVENTS: Final = """
+SELECT e.stream_id, e.event_type, e.schema_version, e.data::text AS data
+FROM events AS e JOIN reconcile_rounds AS r
+  ON e.stream_id = r.stream_id AND (e.data->>'round')::int = r.round
+WHERE e.event_type = ANY($1::text[])
+ORDER BY e.stream_id, e.stream_version
+"""
+_MONEY_EVENTS: Final = """
+SELECT e.stream_id, e.event_type, e.schema_version, e.data::text AS data
+FROM events AS e JOIN reconcile_rounds AS r
+  ON r.stream_id = $1 || (e.data->>'table_id') AND (e.data->>'round')::int = r.round
+WHERE e.event_type IN ('WalletDebited', 'WalletCredited')
+ORDER BY e.global_position
+"""
+_ORPHANS: Final = """
+SELECT e.stream_id, e.data->>'table_id' AS table_id, (e.data->>'round')::int AS round,
+       e.global_position
+FROM events AS e
+WHERE e.event_type IN ('WalletDebited', 'WalletCredited')
+  AND ($2::timestamptz IS NULL OR e.recorded_at >= $2)
+  AND ($3::timestamptz IS NULL OR e.recorded_at < $3)
+  AND NOT EXISTS (
+      SELECT 1 FROM events AS o
+      WHERE o.event_type = 'RoundOpened' AND o.stream_id = $1 || (e.data->>'table_id')
+        AND (o.data->>'round')::int = (e.data->>'round')::int
+  )
+"""
+_GAME_TYPES: Final = [
+    "AntePlaced",
+    "BetsCancelled",
+    "BoxPlayed",
+    "SixthCardBought",
+    "CardsExchanged",
+    "BonusSettled",
+    "BoxSettled",
+    "CardsDealt",
+    "DealerRevealed",
+    "DealerCardReplaced",
+]
+
+
+class Mismatch(msgspec.Struct, frozen=True, kw_only=True):
+    check: str
+    """``balances``, ``ledger``, ``money`` or ``cards``."""
+    subject: str
+    detail: str
+    table_id: str | None = None
+    round: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.check}: {self.subject}: {self.detail}"
+
+
+class ReconcileReport(msgspec.Struct, kw_only=True):
+    wallets: int = 0
+    ledger_rows: int = 0
+    rounds: int = 0
+    boxes: int = 0
+    mismatches: list[Mismatch] = msgspec.field(default_factory=list)
+    seconds: float = 0.0
+
+
+async def reconcile(
+    conn: AnyConnection, *, start: datetime | None = None, end: datetime | None = None
+) -> ReconcileReport:
+    """Run every check; the report lists each mismatch (none: the books balance)."""
+    started = time.perf_counter()
+    report = ReconcileReport()
+    # One snapshot for all checks, so a command committing meanwhile cannot look like a
+    # mismatch between two of them.
+    # Inside a caller's transaction (a savepoint) the caller's snapshot rules instead.
+    nested = conn.is_in_transaction()
+    async with conn.transaction(isolation=None if nested else "repeatable_read"):
+        await _balances(conn, report)
+        await _ledger(conn, report, start, end)
+        await _rounds(conn, report, start, end)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+async def _balances(conn: AnyConnection, report: ReconcileReport) -> None:
+    report.wallets = await conn.fetchval(_WALLET_COUNT, WALLET_PREFIX)
+    for row in await conn.fetch(_BALANCES, WALLET_PREFIX):
+        wallet = row["wallet_id"]
+        if not row["has_row"]:
+            detail = f"has events (balance {row['events_balance']}) but no balance row"
+        elif not row["has_events"]:
+            detail = f"balance row ({row['balance']}) without any event"
+        else:
+            parts = [
+                f"{name} {row[name]}, events say {row['events_' + name]}"
+                for name in ("balance", "version", "currency")
+                if row[name] != row["events_" + name]
+            ]
+            detail = "; ".join(parts)
+        report.mismatches.append(
+            Mismatch(check="balances", subject=f"wallet {wallet}", detail=detail)
+        )
+
+
+async def _ledger(
+    conn: AnyConnection, report: ReconcileReport, start: datetime | None, end: datetime | None
+) -> None:
+    report.ledger_rows = await conn.fetchval(_LEDGER_COUNT, start, end)
+    # A wrong amount makes every later running balance of its wallet wrong too: after the
+    # first difference in a wallet, rows that differ only in balance_after are just counted.
+    explained: set[str] = set()
+    cascaded: dict[str, int] = defaultdict(int)
+    for row in await conn.fetch(_LEDGER, WALLET_PREFIX, start, end):
+        expected = msgspec.json.decode(row["expected"]) if row["expected"] else None
+        actual = msgspec.json.decode(row["actual"]) if row["actual"] else None
+        source = expected or actual or {}
+        table_id, number = source.get("table_id"), source.get("round")
+        where = f"ledger row {row['position']} of wallet {row['wallet']}"
+        if table_id is not None:
+            where += f" (table {table_id} round {number} box {source.get('box')})"
+        details: list[str] = []
+        if expected is None:
+            details.append("ledger row without a money event")
+        elif actual is None:
+            details.append(f"{expected['event_type']} of {expected['amount']} has no ledger row")
+        else:
+            fields = [k for k in expected if expected[k] != actual.get(k)]
+            if fields == ["balance_after"] and row["wallet"] in explained:
+                cascaded[row["wallet"]] += 1
+                continue
+            details += [f"{k}: ledger {actual.get(k)}, events say {expected[k]}" for k in fields]
+        if row["wrong_stream"]:
+            details.append(f"event in wallet {row['wallet']}'s stream names another wallet")
+        if row["overdrawn"]:
+            details.append("the events take the balance below zero")
+        explained.add(row["wallet"])
+        report.mismatches.append(
+            Mismatch(
+                check="ledger",
+                subject=where,
+                detail="; ".join(details),
+                table_id=table_id,
+                round=number,
+            )
+        )
+    for wallet, count in sorted(cascaded.items()):
+        report.mismatches.append(
+            Mismatch(
+                check="ledger",
+                subject=f"wallet {wallet}",
+                detail=f"{count} later ledger row(s) differ only in balance_after, "
+                "following the difference above",
+            )
+        )
+
+
+Key = tuple[str, int, int]
+"""(table id, round, box)"""
+MoneyKey = tuple[str, int, int, str, str, str]
+"""(table id, round, box, wallet, debit or credit, reason)"""
+
+
+class _RoundBooks:
+    """What the game events of the selected rounds say should have moved, and what did."""
+
+    def __init__(self, report: ReconcileReport) -> None:
+        self.report = report
+        self.expected: dict[MoneyKey, list[int]] = defaultdict(list)
+        self.actual: dict[MoneyKey, list[int]] = defaultdict(list)
+        self.owner: dict[Key, str] = {}
+        self.stakes: dict[Key, int] = {}
+        self.cards: dict[Key, list[str]] = {}
+        self.dealer: dict[tuple[str, int], list[str]] = {}
+        self.boxes: set[Key] = set()
+
+    def mismatch(
+        self, check: str, table_id: str, number: int, box: int | None, detail: str
+    ) -> None:
+        subject = f"table {table_id} round {number}" + (f" box {box}" if box is not None else "")
+        self.report.mismatches.append(
+            Mismatch(check=check, subject=subject, detail=detail, table_id=table_id, round=number)
+        )
+
+    def expect(self, key: Key, player: str, kind: str, reason: str, amount: int) -> None:
+        if amount > 0:
+            self.expected[(*key, player, kind, reason)].append(amount)
+
+    def game_event(self, table_id: str, event: Any) -> None:
+        number: int = event.round
+        match event:
+            case AntePlaced():
+                key = (table_id, number, event.box)
+                self.boxes.add(key)
+                self.owner[key] = event.player
+                self.stakes[key] = event.ante + event.bonus + event.bet
+                self.expect(key, event.player, "debit", "ante", event.ante)
+                self.expect(key, event.player, "debit", "bonus", event.bonus)
+                self.expect(key, event.player, "debit", "bet", event.bet)
+            case BetsCancelled():
+                key = (table_id, number, event.box)
+                self.expect(key, event.player, "credit", "refund", self.stakes.pop(key, 0))
+                self.owner.pop(key, None)
+            case BoxPlayed():
+                key = (table_id, number, event.box)
+                player = self._owner(key)
+                self.expect(key, player, "debit", "bet", event.bet)
+                self.expect(key, player, "debit", "insurance", event.insurance)
+            case SixthCardBought():
+                key = (table_id, number, event.box)
+                self.expect(key, self._owner(key), "debit", "draw_fee", event.fee)
+                self.cards.setdefault(key, []).append(event.card)
+            case CardsExchanged():
+                key = (table_id, number, event.box)
+                self.expect(key, self._owner(key), "debit", "draw_fee", event.fee)
+                received = iter(event.received)
+                self.cards[key] = [
+                    next(received, "?") if c in event.discarded else c
+                    for c in self.cards.get(key, [])
+                ]
+            case BonusSettled():
+                key = (table_id, number, event.box)
+                if event.won > 0:
+                    self.expect(key, event.player, "credit", "bonus", event.stake + event.won)
+            case BoxSettled():
+                key = (table_id, number, event.box)
+                self.expect(key, event.player, "credit", "settlement", event.returned + event.won)
+                dealt = self.cards.get(key)
+                if dealt is not None and dealt != list(event.cards):
+                    self.mismatch(
+                        "cards",
+                        table_id,
+                        number,
+                        event.box,
+                        f"settled with {' '.join(event.cards)}, but was dealt and drew "
+                        f"{' '.join(dealt)}",
+                    )
+            case CardsDealt():
+                for hand in event.hands:
+                    self.cards[(table_id, number, hand.box)] = list(hand.cards)
+                self.dealer[(table_id, number)] = list(event.dealer_cards)
+            case DealerRevealed():
+                dealt = self.dealer.get((table_id, number))
+                if dealt is not None and dealt != list(event.cards):
+                    self.mismatch(
+                        "cards",
+                        table_id,
+                        number,
+                        None,
+                        f"dealer revealed {' '.join(event.cards)}, but was dealt {' '.join(dealt)}",
+                    )
+            case DealerCardReplaced():
+                dealer = self.dealer.get((table_id, number), [])
+                self.dealer[(table_id, number)] = [
+                    event.card if c == event.replaced else c for c in dealer
+                ]
+
+    def _owner(self, key: Key) -> str:
+        return self.owner.get(key, "?")
+
+    def money_event(self, stream_id: str, event: WalletDebited | WalletCredited) -> None:
+        kind = "debit" if isinstance(event, WalletDebited) else "credit"
+        key = (event.table_id, event.round, event.box, event.wallet_id, kind, event.reason)
+        self.actual[key].append(event.amount)
+        if stream_id != WALLET_PREFIX + event.wallet_id:
+            self.mismatch(
+                "money",
+                event.table_id,
+                event.round,
+                event.box,
+                f"a {kind} of {event.amount} for wallet {event.wallet_id} stored in {stream_id}",
+            )
+
+    def compare(self) -> None:
+        for key in sorted(set(self.expected) | set(self.actual)):
+            want = sorted(self.expected.get(key, []))
+            have = sorted(self.actual.get(key, []))
+            if want != have:
+                table_id, number, box, wallet, kind, reason = key
+                self.mismatch(
+                    "money",
+                    table_id,
+                    number,
+                    box,
+                    f"{wallet}: {kind} {reason}: game events say {want or 'none'}, "
+                    f"wallet events {have or 'none'}",
+                )
+
+
+async def _rounds(
+    conn: AnyConnection, report: ReconcileReport, start: datetime | None, end: datetime | None
+) -> None:
+    # Dropped first: a caller may run two reconciliations inside one transaction.
+    await conn.execute("DROP TABLE IF EXISTS pg_temp.reconcile_rounds")
+    await conn.execute(_ROUNDS, start, end)
+    report.rounds = await conn.fetchval("SELECT count(*) FROM reconcile_rounds")
+    books = _RoundBooks(report)
+    for row in await conn.fetch(_ROUND_EVENTS, _GAME_TYPES):
+        table_id = row["stream_id"].removeprefix(TABLE_PREFIX)
+        event = _decoded(books, row, table_id)
+        if event is not None:
+            books.game_event(table_id, event)
+    for row in await conn.fetch(_MONEY_EVENTS, TABLE_PREFIX):
+        event = _decoded(books, row, None)
+        if isinstance(event, WalletDebited | WalletCredited):
+            books.money_event(row["stream_id"], event)
+    books.compare()
+    report.boxes = len(books.boxes)
+    for row in await conn.fetch(_ORPHANS, TABLE_PREFIX, start, end):
+        books.mismatch(
+            "money",
+            row["table_id"],
+            row["round"],
+            None,
+            f"wallet event at position {row['global_position']} ({row['stream_id']}) "
+            "names a round that was never opened",
+        )
+
+
+def _decoded(books: _RoundBooks, row: Any, table_id: str | None) -> Any:
+    try:
+        return decode_event(row["event_type"], row["schema_version"], row["data"])
+    except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as error:
+        data = msgspec.json.decode(row["data"])
+        books.mismatch(
+            "money",
+            table_id or str(data.get("table_id")),
+            int(data.get("round", 0)),
+            data.get("box"),
+            f"{row['event_type']} cannot be read: {error}",
+        )
+        return None

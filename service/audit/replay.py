@@ -1,0 +1,427 @@
+"""Audit replay: re-run the rules over every recorded command of a round and compare.
+
+For each settled round: the revealed seed must hash to the commitment published when the
+round opened; the table state just before the round is rebuilt by folding the table's
+earlier events; then every command recorded from the round's opening to its settlement is
+decoded from its event metadata and run through ``decide`` again (``OpenRound`` gets the
+revealed seed and the recorded test deck, if any). The events the rules produce — table
+events and the wallet debits and credits of the same command — must equal the recorded ones
+in type and every field. Everything that differs is reported: table, round, command, event
+and field, expected and recorded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import typing
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Final
+
+import msgspec
+
+from events.codec import Event, decode_event
+from events.commands import SYSTEM, Actor, Command, OpenRound
+from events.game import RoundOpened, RoundSettled
+from events.store import AnyConnection, RecordedEvent, read_stream
+from events.streams import TABLE_PREFIX, WALLET_PREFIX, table_stream
+from events.wallet import WalletEvent
+from projections.compare import differences, render
+from service.rules.decide import decide
+from service.rules.errors import RuleViolation
+from service.rules.evolve import fold
+from service.rules.state import Table
+
+__all__ = [
+    "Difference",
+    "Progress",
+    "ReplayReport",
+    "select_rounds",
+    "verify_rounds",
+]
+
+Progress = Callable[[int, int, int], None]
+"""Called after each round with (rounds done, rounds selected, events compared)."""
+
+_COMMAND_CHUNK: Final = 5000
+_WALLET_TYPES: Final = typing.get_args(WalletEvent)
+
+_SETTLED: Final = """
+SELECT substr(stream_id, length($1) + 1) AS table_id, (data->>'round')::int AS round
+FROM events
+WHERE event_type = 'RoundSettled'
+  AND ($2::timestamptz IS NULL OR recorded_at >= $2)
+  AND ($3::timestamptz IS NULL OR recorded_at < $3)
+"""
+_ONE_ROUND: Final = """
+SELECT EXISTS (SELECT 1 FROM events WHERE event_type = 'RoundOpened'
+               AND stream_id = $1 AND (data->>'round')::int = $2) AS opened,
+       EXISTS (SELECT 1 FROM events WHERE event_type = 'RoundSettled'
+               AND stream_id = $1 AND (data->>'round')::int = $2) AS settled
+"""
+_WALLET_EVENTS: Final = """
+SELECT global_position, tx_id, stream_id, stream_version, event_id, event_type, schema_version,
+       data::text AS data, metadata::text AS metadata, recorded_at,
+       metadata->>'command_id' AS command_id
+FROM events
+WHERE metadata->>'command_id' = ANY($1::text[]) AND starts_with(stream_id, $2)
+ORDER BY stream_id, stream_version
+"""
+
+
+class Difference(msgspec.Struct, frozen=True, kw_only=True):
+    """One thing the replay found different from the record."""
+
+    table_id: str
+    round: int
+    command_id: str | None
+    command: str | None
+    field: str
+    expected: str
+    recorded: str
+
+    def __str__(self) -> str:
+        command = f" command {self.command_id} ({self.command})" if self.command_id else ""
+        return (
+            f"table {self.table_id} round {self.round}{command}: {self.field}: "
+            f"expected {self.expected}, recorded {self.recorded}"
+        )
+
+
+class ReplayReport(msgspec.Struct, kw_only=True):
+    rounds: int = 0
+    """Settled rounds replayed."""
+    failed: int = 0
+    """Of those, rounds with at least one difference."""
+    skipped: list[str] = msgspec.field(default_factory=list)
+    """Selected rounds that could not be replayed (not settled yet)."""
+    commands: int = 0
+    events: int = 0
+    differences: list[Difference] = msgspec.field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def verified(self) -> int:
+        """Rounds that replayed exactly as recorded."""
+        return self.rounds - self.failed
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.seconds if self.seconds else 0.0
+
+
+class _Meta(msgspec.Struct, kw_only=True):
+    command_id: str | None = None
+    command: dict[str, Any] | None = None
+    actor: Actor | None = None
+    request_id: str | None = None
+
+
+_meta_decoder: Final = msgspec.json.Decoder(_Meta)
+
+
+async def select_rounds(
+    conn: AnyConnection,
+    *,
+    table_round: tuple[str, int] | None = None,
+    start: datetime | None = None,
+    end: datetime | None = None,
+) -> tuple[dict[str, list[int]], list[str]]:
+    """The settled rounds to replay, by table, and the selected rounds that are not settled.
+
+    ``table_round`` picks one round; otherwise every round settled in ``[start, end)``
+    (either bound optional).
+    """
+    if table_round is not None:
+        table_id, number = table_round
+        found = await conn.fetchrow(_ONE_ROUND, table_stream(table_id), number)
+        if found is None or not found["opened"]:
+            raise LookupError(f"table {table_id} has no round {number}")
+        if not found["settled"]:
+            return {}, [f"{table_id}:{number}"]
+        return {table_id: [number]}, []
+    rows = await conn.fetch(_SETTLED, TABLE_PREFIX, start, end)
+    selected: dict[str, list[int]] = defaultdict(list)
+    for row in rows:
+        selected[row["table_id"]].append(row["round"])
+    return {t: sorted(r) for t, r in sorted(selected.items())}, []
+
+
+async def verify_rounds(
+    conn: AnyConnection,
+    selection: dict[str, list[int]],
+    *,
+    progress: Progress | None = None,
+) -> ReplayReport:
+    """Replay the selected rounds (table id → round numbers) and report every difference."""
+    started = time.perf_counter()
+    report = ReplayReport()
+    total = sum(len(rounds) for rounds in selection.values())
+    for table_id, rounds in selection.items():
+        await _TableReplay(conn, table_id, report, progress, total).run(set(rounds))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+class _Group(msgspec.Struct, kw_only=True):
+    """One recorded command: its metadata and its table events, in stream order."""
+
+    meta: _Meta
+    records: list[RecordedEvent]
+
+
+class _TableReplay:
+    def __init__(
+        self,
+        conn: AnyConnection,
+        table_id: str,
+        report: ReplayReport,
+        progress: Progress | None,
+        total: int,
+    ) -> None:
+        self.conn = conn
+        self.table_id = table_id
+        self.report = report
+        self.progress = progress
+        self.total = total
+        self.round = 0
+        self.round_failed = False
+
+    def differ(self, group: _Group | None, field: str, expected: str, recorded: str) -> None:
+        command = group.meta.command.get("type") if group and group.meta.command else None
+        self.report.differences.append(
+            Difference(
+                table_id=self.table_id,
+                round=self.round,
+                command_id=group.meta.command_id if group else None,
+                command=str(command) if command else None,
+                field=field,
+                expected=expected,
+                recorded=recorded,
+            )
+        )
+        self.round_failed = True
+
+    async def run(self, wanted: set[int]) -> None:
+        records = await read_stream(self.conn, table_stream(self.table_id))
+        metas = [_meta_decoder.decode(r.metadata) for r in records]
+        opened: dict[int, int] = {}
+        settled: dict[int, int] = {}
+        for index, record in enumerate(records):
+            if record.event_type in ("RoundOpened", "RoundSettled"):
+                number = msgspec.json.decode(record.data).get("round")
+                (opened if record.event_type == "RoundOpened" else settled).setdefault(
+                    number, index
+                )
+        ranges: dict[int, tuple[int, int]] = {}
+        for number in sorted(wanted, key=lambda n: opened.get(n, -1)):
+            first, last = opened.get(number), settled.get(number)
+            if first is None or last is None or last < first:
+                self.round = number
+                self.differ(None, "round", "RoundOpened before RoundSettled", "not found")
+                self._finish_round()
+                continue
+            # The settling command may go on after RoundSettled (CloseTable's TableClosed).
+            while last + 1 < len(records) and metas[last + 1].command_id == metas[last].command_id:
+                last += 1
+            ranges[number] = (first, last)
+        wallet_events = await self._wallet_events(
+            {metas[i].command_id for a, b in ranges.values() for i in range(a, b + 1)}
+        )
+        state, folded = Table(), 0
+        for number, (first, last) in sorted(ranges.items(), key=lambda item: item[1]):
+            self.round = number
+            try:
+                state = fold(state, [_decode(r) for r in records[folded:first]])
+            except Exception as error:
+                self.differ(None, "events before the round", "events that fold", repr(error))
+                self._finish_round()
+                return
+            groups = _groups(records[first : last + 1], metas[first : last + 1])
+            replayed = self._replay_round(state, groups, wallet_events)
+            if self.round_failed:
+                folded = first
+            else:
+                # The rules produced exactly the recorded events, so their state is the one
+                # folding the record would give: carry it on instead of folding (and
+                # shuffling) the round a second time.
+                state, folded = replayed, last + 1
+            self._finish_round()
+
+    def _finish_round(self) -> None:
+        self.report.rounds += 1
+        self.report.failed += self.round_failed
+        self.round_failed = False
+        if self.progress is not None:
+            self.progress(self.report.rounds, self.total, self.report.events)
+
+    async def _wallet_events(
+        self, command_ids: set[str | None]
+    ) -> dict[str, dict[str, list[RecordedEvent]]]:
+        """command id → wallet stream → its events of that command, in stream order."""
+        wanted = sorted(c for c in command_ids if c)
+        found: dict[str, dict[str, list[RecordedEvent]]] = defaultdict(lambda: defaultdict(list))
+        for offset in range(0, len(wanted), _COMMAND_CHUNK):
+            chunk = wanted[offset : offset + _COMMAND_CHUNK]
+            for row in await self.conn.fetch(_WALLET_EVENTS, chunk, WALLET_PREFIX):
+                found[row["command_id"]][row["stream_id"]].append(_recorded(row))
+        return found
+
+    def _replay_round(
+        self,
+        state: Table,
+        groups: list[_Group],
+        wallet_events: dict[str, dict[str, list[RecordedEvent]]],
+    ) -> Table:
+        """The state after the round as the rules replayed it."""
+        opening = groups[0].records[0]
+        try:
+            opened = _decode(opening)
+            closing = next(
+                _decode(r) for g in groups for r in g.records if r.event_type == "RoundSettled"
+            )
+        except Exception as error:
+            self.differ(groups[0], "round events", "decodable events", repr(error))
+            return state
+        assert isinstance(opened, RoundOpened) and isinstance(closing, RoundSettled)
+        seed = closing.seed
+        if hashlib.sha256(seed).hexdigest() != opened.commitment:
+            self.differ(
+                groups[0],
+                "RoundSettled.seed",
+                f"a seed whose SHA-256 is the commitment {opened.commitment}",
+                f"{seed.hex()} (SHA-256 {hashlib.sha256(seed).hexdigest()})",
+            )
+        if closing.commitment != opened.commitment:
+            self.differ(groups[0], "RoundSettled.commitment", opened.commitment, closing.commitment)
+        for group in groups:
+            state = self._replay_command(state, group, wallet_events, seed, opened)
+        return state
+
+    def _replay_command(
+        self,
+        state: Table,
+        group: _Group,
+        wallet_events: dict[str, dict[str, list[RecordedEvent]]],
+        seed: bytes,
+        opened: RoundOpened,
+    ) -> Table:
+        self.report.commands += 1
+        command_id = group.meta.command_id or ""
+        recorded_wallets = wallet_events.get(command_id, {})
+        self.report.events += len(group.records) + sum(len(v) for v in recorded_wallets.values())
+        try:
+            command, actor = _command(group.meta, seed, opened)
+        except (msgspec.ValidationError, ValueError) as error:
+            self.differ(group, "command", "a command the rules know", str(error))
+            return _fold_recorded(state, group.records)
+        try:
+            expected = decide(state, command, actor, table_id=self.table_id)
+        except RuleViolation as refusal:
+            self.differ(group, "command", f"refused ({refusal.code})", "accepted")
+            return _fold_recorded(state, group.records)
+        except Exception as error:
+            self.differ(group, "command", "a command the rules can run", repr(error))
+            return _fold_recorded(state, group.records)
+        table_events = [e for e in expected if not _is_wallet(e)]
+        by_wallet: dict[str, list[Event]] = defaultdict(list)
+        for event in expected:
+            if _is_wallet(event):
+                by_wallet[WALLET_PREFIX + event.wallet_id].append(event)  # type: ignore[union-attr]
+        self._compare(group, table_stream(self.table_id), table_events, group.records)
+        for stream in sorted(set(by_wallet) | set(recorded_wallets)):
+            self._compare(
+                group, stream, by_wallet.get(stream, []), recorded_wallets.get(stream, [])
+            )
+        return fold(state, expected)
+
+    def _compare(
+        self,
+        group: _Group,
+        stream: str,
+        expected: Sequence[Event],
+        recorded: Sequence[RecordedEvent],
+    ) -> None:
+        for index in range(max(len(expected), len(recorded))):
+            where = f"{stream} event {index + 1} of the command"
+            if index >= len(recorded):
+                self.differ(group, where, render(_builtins(expected[index])), "no such event")
+                continue
+            if index >= len(expected):
+                self.differ(group, where, "no such event", recorded[index].event_type)
+                continue
+            want = expected[index]
+            try:
+                have = _decode(recorded[index])
+            except Exception as error:
+                self.differ(group, where, render(_builtins(want)), f"undecodable: {error}")
+                continue
+            if want == have:
+                continue
+            if type(want) is not type(have):
+                self.differ(group, f"{where}: type", type(want).__name__, type(have).__name__)
+                continue
+            for diff in differences(_builtins(want), _builtins(have)):
+                self.differ(
+                    group,
+                    f"{where}: {type(want).__name__}.{diff.path}",
+                    render(diff.expected),
+                    render(diff.actual),
+                )
+
+
+def _groups(records: Sequence[RecordedEvent], metas: Sequence[_Meta]) -> list[_Group]:
+    groups: list[_Group] = []
+    for record, meta in zip(records, metas, strict=True):
+        if groups and groups[-1].meta.command_id == meta.command_id:
+            groups[-1].records.append(record)
+        else:
+            groups.append(_Group(meta=meta, records=[record]))
+    return groups
+
+
+def _command(meta: _Meta, seed: bytes, opened: RoundOpened) -> tuple[Command, Actor]:
+    """The recorded command and actor; ``OpenRound`` is recorded without its secrets."""
+    if meta.command is None:
+        raise ValueError("the event metadata records no command")
+    actor = meta.actor or SYSTEM
+    if meta.command.get("type") == "OpenRound":
+        return OpenRound(seed=seed, deck=opened.deck), actor
+    return msgspec.convert(meta.command, Command), actor
+
+
+def _decode(record: RecordedEvent) -> Event:
+    return decode_event(record.event_type, record.schema_version, record.data)
+
+
+def _fold_recorded(state: Table, records: Sequence[RecordedEvent]) -> Table:
+    """Carry on from what was recorded when the rules could not run a command."""
+    try:
+        return fold(state, [_decode(r) for r in records])
+    except Exception:
+        return state
+
+
+def _is_wallet(event: Event) -> bool:
+    return isinstance(event, _WALLET_TYPES)
+
+
+def _builtins(event: Event) -> Any:
+    return msgspec.to_builtins(event, builtin_types=(bytes,), order="deterministic")
+
+
+def _recorded(row: Any) -> RecordedEvent:
+    return RecordedEvent(
+        global_position=row["global_position"],
+        tx_id=row["tx_id"],
+        stream_id=row["stream_id"],
+        stream_version=row["stream_version"],
+        event_id=row["event_id"],
+        event_type=row["event_type"],
+        schema_version=row["schema_version"],
+        data=row["data"].encode(),
+        metadata=row["metadata"].encode(),
+        recorded_at=row["recorded_at"],
+    )

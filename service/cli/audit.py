@@ -1,0 +1,194 @@
+"""``russian-poker projections rebuild``, ``replay --verify`` and ``reconcile``.
+
+Each uses ``DATABASE_URL`` (else the embedded server), applies pending migrations first,
+prints its findings on stdout and progress on stderr, and exits 1 when it found a
+difference, so a cron job or CI step fails loudly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TypeVar
+
+import asyncpg
+import click
+
+from events.pool import connect
+from projections.rebuild import NAMES, RebuildReport, rebuild
+from service.audit.reconcile import ReconcileReport, reconcile
+from service.audit.replay import ReplayReport, select_rounds, verify_rounds
+from service.database import database_url, migrated
+
+__all__ = ["projections_group", "reconcile_command", "register", "replay_command"]
+
+T = TypeVar("T")
+
+
+def register(main: click.Group) -> None:
+    """Add this module's commands to the ``russian-poker`` group."""
+    for command in (projections_group, replay_command, reconcile_command):
+        main.add_command(command)
+
+
+def _run(work: Callable[[asyncpg.Connection[asyncpg.Record]], Awaitable[T]]) -> T:
+    async def main() -> T:
+        url = database_url()
+        await migrated(url)
+        # A rebuild folds in Python between statements of one long transaction: the
+        # service's idle-in-transaction limit is too short for that on a large store.
+        conn = await connect(
+            url, idle_in_transaction_timeout=600, application_name="russian-poker-audit"
+        )
+        try:
+            return await work(conn)
+        finally:
+            await conn.close()
+
+    return asyncio.run(main())
+
+
+def _time(value: str | None) -> datetime | None:
+    """ISO 8601; a time without a zone is UTC."""
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an ISO 8601 time") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+@click.group("projections")
+def projections_group() -> None:
+    """Read models built from the events."""
+
+
+@projections_group.command("rebuild")
+@click.argument("name", required=False, type=click.Choice(NAMES))
+def rebuild_command(name: str | None) -> None:
+    """Rebuild NAME (tables, wallets, audit; default: all) from the events.
+
+    Compares the rebuild with the live read model, lists every difference, then replaces
+    the live rows. Exits 1 if the live model differed.
+    """
+
+    async def work(conn: asyncpg.Connection[asyncpg.Record]) -> list[RebuildReport]:
+        return [await rebuild(conn, n) for n in ([name] if name else NAMES)]
+
+    reports = _run(work)
+    for report in reports:
+        for detail in report.details:
+            click.echo(f"{report.name}: {detail}")
+        verdict = (
+            "identical to the live model"
+            if not report.differed
+            else f"{report.differences} difference(s) with the live model, replaced"
+        )
+        click.echo(
+            f"{report.name}: rebuilt {report.rows} rows from {report.events} events in "
+            f"{report.seconds:.2f}s ({report.events_per_second:,.0f} events/s): {verdict}"
+        )
+    if any(r.differed for r in reports):
+        sys.exit(1)
+
+
+class _Progress:
+    """Progress on stderr, at most once a second, for long runs."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.shown = self.started
+
+    def __call__(self, done: int, total: int, events: int) -> None:
+        now = time.perf_counter()
+        if now - self.shown < 1.0 and done != total:
+            return
+        if now - self.started < 1.0:
+            return  # short runs stay quiet
+        self.shown = now
+        rate = events / (now - self.started)
+        click.echo(f"replayed {done}/{total} rounds ({rate:,.0f} events/s)", err=True)
+
+
+@click.command("replay")
+@click.option("--verify", is_flag=True, help="Re-run the rules and compare (required).")
+@click.option("--all", "all_rounds", is_flag=True, help="Every settled round.")
+@click.option("--round", "round_id", metavar="TABLE:N", help="One round of one table.")
+@click.option("--from", "start", metavar="TIME", help="Rounds settled at or after TIME.")
+@click.option("--to", "end", metavar="TIME", help="Rounds settled before TIME.")
+def replay_command(
+    verify: bool, all_rounds: bool, round_id: str | None, start: str | None, end: str | None
+) -> None:
+    """Replay settled rounds through the rules and report every difference.
+
+    Checks each revealed seed against its commitment, re-runs every recorded command and
+    compares every event, card and payout. Exits 1 on any difference.
+    """
+    if not verify:
+        raise click.UsageError("replay only verifies: pass --verify")
+    chosen = [all_rounds, round_id is not None, start is not None or end is not None]
+    if sum(chosen) != 1:
+        raise click.UsageError("choose one of --all, --round TABLE:N, or --from/--to")
+    table_round: tuple[str, int] | None = None
+    if round_id is not None:
+        table_id, _, number = round_id.rpartition(":")
+        if not table_id or not number.isdigit():
+            raise click.BadParameter(f"{round_id!r} is not TABLE:N", param_hint="--round")
+        table_round = (table_id, int(number))
+    window = (_time(start), _time(end))
+
+    async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ReplayReport:
+        try:
+            selection, unsettled = await select_rounds(
+                conn, table_round=table_round, start=window[0], end=window[1]
+            )
+        except LookupError as error:
+            raise click.ClickException(str(error)) from None
+        report = await verify_rounds(conn, selection, progress=_Progress())
+        report.skipped.extend(unsettled)
+        return report
+
+    report = _run(work)
+    for difference in report.differences:
+        click.echo(str(difference))
+    for skipped in report.skipped:
+        click.echo(f"round {skipped} is not settled yet: its seed is still secret", err=True)
+    click.echo(
+        f"verified {report.verified} of {report.rounds} round(s), {report.commands} commands, "
+        f"{report.events} events in {report.seconds:.2f}s "
+        f"({report.events_per_second:,.0f} events/s); "
+        f"{len(report.differences)} difference(s) in {report.failed} round(s)"
+    )
+    if report.differences or (table_round is not None and report.skipped):
+        sys.exit(1)
+
+
+@click.command("reconcile")
+@click.option(
+    "--from", "start", metavar="TIME", help="Rounds opened (ledger rows recorded) at or after TIME."
+)
+@click.option("--to", "end", metavar="TIME", help="... and before TIME.")
+def reconcile_command(start: str | None, end: str | None) -> None:
+    """Reconcile wallet events, round events and balances, to the unit.
+
+    Lists each mismatch with the wallet or round it concerns; exits 1 if there is any.
+    """
+    window = (_time(start), _time(end))
+
+    async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ReconcileReport:
+        return await reconcile(conn, start=window[0], end=window[1])
+
+    report = _run(work)
+    for mismatch in report.mismatches:
+        click.echo(str(mismatch))
+    click.echo(
+        f"reconciled {report.wallets} wallets, {report.ledger_rows} ledger rows, "
+        f"{report.rounds} rounds ({report.boxes} boxes) in {report.seconds:.2f}s: "
+        f"{len(report.mismatches)} mismatch(es)"
+    )
+    if report.mismatches:
+        sys.exit(1)

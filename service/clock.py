@@ -1,0 +1,83 @@
+"""The service's clock: it sends the rules' time-outs when they fall due.
+
+Every instance runs one. Each due timer is sent as a command whose id is the timer's key,
+so however many instances pick it up, the store records it once; the command's own
+transaction then drops the timer (it is no longer pending). A time-out the rules refuse
+(the wait it was for is over) is dropped too. Nothing here reads the clock but PostgreSQL's
+``now()``, so every instance agrees on what is due.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Final
+
+import asyncpg
+import msgspec
+import structlog
+
+from events.commands import SYSTEM, BettingTimeUp, DecisionTimeUp
+from service.handling import CommandHandler, Conflict
+from service.rules.errors import RuleViolation
+
+__all__ = ["Clock"]
+
+_log = structlog.get_logger(__name__)
+_DUE: Final = """
+SELECT timer_key, table_id, command::text AS command FROM timers
+WHERE due_at <= now() ORDER BY due_at LIMIT $1
+"""
+_timeout: Final = msgspec.json.Decoder(BettingTimeUp | DecisionTimeUp)
+
+
+class Clock:
+    def __init__(
+        self,
+        pool: asyncpg.Pool[asyncpg.Record],
+        commands: CommandHandler,
+        *,
+        interval_s: float = 0.5,
+        batch: int = 100,
+    ) -> None:
+        self._pool = pool
+        self._commands = commands
+        self._interval_s = interval_s
+        self._batch = batch
+        self._task: asyncio.Task[None] | None = None
+
+    async def tick(self) -> int:
+        """Send every time-out that is due; returns how many were acted on."""
+        rows = await self._pool.fetch(_DUE, self._batch)
+        sent = 0
+        for row in rows:
+            command = _timeout.decode(row["command"])
+            try:
+                await self._commands.execute(
+                    row["table_id"], command, SYSTEM, command_id=f"timer:{row['timer_key']}"
+                )
+                sent += 1
+            except RuleViolation:
+                await self._pool.execute(
+                    "DELETE FROM timers WHERE timer_key = $1", row["timer_key"]
+                )
+            except Conflict:
+                continue  # the table is busy; the timer stays due and is tried next tick
+        return sent
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except (OSError, asyncpg.PostgresError) as error:
+                _log.warning("clock tick failed", error=str(error))
+            await asyncio.sleep(self._interval_s)

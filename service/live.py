@@ -1,0 +1,185 @@
+"""Live tables: every new state of a table, pushed to whoever watches it, on any instance.
+
+One hub per process listens on the store's NOTIFY channel. A notification (or the poll that
+backs it up, since a wake-up can be lost) makes the hub read the table's new events and fold
+them one transaction at a time, so each command's resulting state is published — not just
+the latest. Subscribers get ``(version, state)`` and render their own view; raw events and
+secrets never leave the hub. The last states per table are kept so a client reconnecting
+with its last version catches up without gaps; one that fell too far behind is told to reset.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import AsyncIterator
+from itertools import groupby
+from typing import Any, Final
+
+import asyncpg
+import structlog
+
+from events.codec import decode_event
+from events.store import NOTIFY_CHANNEL, RecordedEvent, read_stream
+from events.streams import TABLE_PREFIX, table_stream
+from projections import tables
+from service.rules.evolve import fold
+from service.rules.state import Table
+
+__all__ = ["LiveHub", "Update"]
+
+_log = structlog.get_logger(__name__)
+HISTORY: Final = 256
+"""States kept per watched table for catching up."""
+
+
+class Update:
+    """A table state at a version; ``reset`` when the client's history could not be kept."""
+
+    __slots__ = ("reset", "state", "version")
+
+    def __init__(self, version: int, state: Table, *, reset: bool = False) -> None:
+        self.version = version
+        self.state = state
+        self.reset = reset
+
+
+class _Watched:
+    def __init__(self, version: int, state: Table) -> None:
+        self.history: deque[tuple[int, Table]] = deque([(version, state)], maxlen=HISTORY)
+        self.queues: set[asyncio.Queue[Update]] = set()
+        self.lock = asyncio.Lock()
+
+    @property
+    def latest(self) -> tuple[int, Table]:
+        return self.history[-1]
+
+
+class LiveHub:
+    def __init__(self, pool: asyncpg.Pool[asyncpg.Record], dsn: str, *, poll_s: float = 2.0):
+        self._pool = pool
+        self._dsn = dsn
+        self._poll_s = poll_s
+        self._tables: dict[str, _Watched] = {}
+        self._listener: asyncpg.Connection[asyncpg.Record] | None = None
+        self._poller: asyncio.Task[None] | None = None
+        self.connections = 0
+
+    async def start(self) -> None:
+        self._listener = await asyncpg.connect(self._dsn)
+        await self._listener.add_listener(NOTIFY_CHANNEL, self._notified)
+        self._poller = asyncio.create_task(self._poll())
+
+    async def stop(self) -> None:
+        if self._poller:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
+        for watched in self._tables.values():
+            for queue in watched.queues:
+                queue.put_nowait(_CLOSED)
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close()
+
+    async def subscribe(self, table_id: str, after: int | None) -> AsyncIterator[Update]:
+        """Updates for one client: the catch-up (or current state), then every new state."""
+        watched = await self._watch(table_id)
+        queue: asyncio.Queue[Update] = asyncio.Queue()
+        async with watched.lock:
+            updates = _catch_up(watched, after)
+            if updates is None:
+                assert after is not None
+                updates = await self._replayed(table_id, after, watched.latest[0])
+            for update in updates:
+                queue.put_nowait(update)
+            watched.queues.add(queue)
+        self.connections += 1
+        try:
+            while (update := await queue.get()) is not _CLOSED:
+                yield update
+        finally:
+            self.connections -= 1
+            watched.queues.discard(queue)
+            if not watched.queues:
+                self._tables.pop(table_id, None)
+
+    async def refresh(self, table_id: str) -> None:
+        """Fold and publish whatever the table's stream gained since the hub last looked."""
+        watched = self._tables.get(table_id)
+        if watched is None:
+            return
+        async with watched.lock:
+            version, state = watched.latest
+            async with self._pool.acquire() as conn:
+                fresh = await read_stream(conn, table_stream(table_id), from_version=version + 1)
+            for update in _states(state, fresh):
+                watched.history.append((update.version, update.state))
+                for queue in watched.queues:
+                    queue.put_nowait(update)
+
+    async def _replayed(self, table_id: str, after: int, latest: int) -> list[Update]:
+        """Every state after ``after``, rebuilt from the nearest round-start checkpoint."""
+        async with self._pool.acquire() as conn:
+            start = await tables.load_at_or_before(conn, table_id, after)
+            if start is None:
+                state, version = await tables.load(conn, table_id)
+                return [Update(version, state, reset=True)]
+            state, version = start
+            records = await read_stream(
+                conn, table_stream(table_id), from_version=version + 1, to_version=latest
+            )
+        return [u for u in _states(state, records) if u.version > after]
+
+    async def _watch(self, table_id: str) -> _Watched:
+        watched = self._tables.get(table_id)
+        if watched is None:
+            async with self._pool.acquire() as conn:
+                state, version = await tables.load(conn, table_id)
+            watched = self._tables.setdefault(table_id, _Watched(version, state))
+        return watched
+
+    def _notified(self, _conn: Any, _pid: int, _channel: str, payload: object) -> None:
+        if isinstance(payload, str) and payload.startswith(TABLE_PREFIX):
+            table_id = payload.removeprefix(TABLE_PREFIX)
+            if table_id in self._tables:
+                asyncio.get_running_loop().create_task(self._safe_refresh(table_id))
+
+    async def _safe_refresh(self, table_id: str) -> None:
+        try:
+            await self.refresh(table_id)
+        except (OSError, asyncpg.PostgresError) as error:
+            _log.warning("live refresh failed", table_id=table_id, error=str(error))
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(self._poll_s)
+            for table_id in list(self._tables):
+                await self._safe_refresh(table_id)
+
+
+_CLOSED: Final = Update(-1, Table())
+
+
+def _states(state: Table, records: list[RecordedEvent]) -> list[Update]:
+    """The state after each transaction (one transaction is one command)."""
+    updates = []
+    for _, batch in groupby(records, key=lambda e: e.tx_id):
+        chunk = list(batch)
+        state = fold(state, (decode_event(e.event_type, e.schema_version, e.data) for e in chunk))
+        updates.append(Update(chunk[-1].stream_version, state))
+    return updates
+
+
+def _catch_up(watched: _Watched, after: int | None) -> list[Update] | None:
+    """From the hub's own history, or ``None`` if it does not reach back far enough."""
+    version, state = watched.latest
+    if after is None:
+        return [Update(version, state)]
+    if after >= version:
+        return []
+    kept = [(v, s) for v, s in watched.history if v > after]
+    if watched.history[0][0] <= after:
+        return [Update(v, s) for v, s in kept]
+    return None

@@ -1,0 +1,103 @@
+"""Logs and metrics: structlog JSON lines with the request id, and Prometheus metrics.
+
+Log lines carry the request id, table, round and command type — never a card, seed or
+token: commands are logged by type, refusals by code.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+import structlog
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from prometheus_client import Counter, Gauge, Histogram
+
+__all__ = [
+    "COMMANDS",
+    "COMMAND_SECONDS",
+    "PROJECTION_LAG",
+    "SSE_CONNECTIONS",
+    "configure_logging",
+    "observe_command",
+    "request_id_middleware",
+]
+
+COMMANDS: Final = Counter("russian_poker_commands_total", "Commands handled", ["type", "outcome"])
+COMMAND_SECONDS: Final = Histogram(
+    "russian_poker_command_seconds",
+    "Command latency, load to commit",
+    ["type"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+SSE_CONNECTIONS: Final = Gauge("russian_poker_sse_connections", "Open live-table streams")
+PROJECTION_LAG: Final = Gauge(
+    "russian_poker_projection_lag_events", "Events a catch-up projection is behind", ["name"]
+)
+
+_log = structlog.get_logger("russian_poker.commands")
+
+
+def configure_logging(level: str = "info") -> None:
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.dict_tracebacks,
+            structlog.processors.JSONRenderer(),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(
+            logging.getLevelNamesMapping()[level.upper()]
+        ),
+        cache_logger_on_first_use=True,
+    )
+
+
+@contextmanager
+def observe_command(kind: str, table_id: str) -> Iterator[dict[str, Any]]:
+    """Time a command and log its outcome; the caller fills ``outcome`` (and ``round``)."""
+    started = time.perf_counter()
+    facts: dict[str, Any] = {"outcome": "error"}
+    try:
+        yield facts
+    finally:
+        elapsed = time.perf_counter() - started
+        COMMANDS.labels(kind, facts["outcome"]).inc()
+        COMMAND_SECONDS.labels(kind).observe(elapsed)
+        _log.info(
+            "command",
+            command=kind,
+            table_id=table_id,
+            ms=round(elapsed * 1000, 2),
+            **facts,
+        )
+
+
+def request_id_middleware(app: ASGIApp) -> ASGIApp:
+    """Bind ``X-Request-ID`` (or a new one) to every log line of the request, and echo it."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await app(scope, receive, send)
+            return
+        given = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
+        request_id = given if 0 < len(given) <= 128 and given.isprintable() else str(uuid.uuid4())
+        scope.setdefault("state", {})["request_id"] = request_id
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"x-request-id", request_id.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        with structlog.contextvars.bound_contextvars(request_id=request_id):
+            await app(scope, receive, send_with_id)
+
+    return middleware
