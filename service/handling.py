@@ -30,7 +30,7 @@ from events.store import (
 )
 from events.streams import table_stream, wallet_stream
 from events.wallet import WalletEvent
-from projections import tables, timers, wallets
+from projections import history, tables, timers, wallets
 from service.observability import observe_command
 from service.rules.decide import decide
 from service.rules.deck import new_seed
@@ -218,6 +218,7 @@ class CommandHandler:
             await tables.checkpoint(conn, state, result.version)
         await wallets.apply(conn, recorded)
         await timers.sync(conn, state)
+        await history.record_settled(conn, state, every_event)
         return result, [a.stream_id for a in appends]
 
     async def _next_deck(self, conn: Any, table_id: str) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 
 from events.pool import create_pool
 from service.app.controllers.health import HealthController
+from service.app.controllers.history import HistoryController
 from service.app.controllers.tables import TableController
 from service.app.controllers.wallets import WalletController
 from service.app.dependencies import (
@@ -73,7 +74,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await pool.close()
 
     return Litestar(
-        route_handlers=[TableController, WalletController, HealthController, MetricsController],
+        route_handlers=[
+            TableController,
+            WalletController,
+            HistoryController,
+            HealthController,
+            MetricsController,
+        ],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),
             "commands": Provide(provide_commands, sync_to_thread=False),

@@ -109,12 +109,16 @@ def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
                 dealt = dealt.with_box(_replace(box, cards=hand.cards))
             return _replace(dealt, deck=deck, dealer=event.dealer_cards, phase="decisions")
         case BonusSettled():
-            return current
+            return current.with_box(_replace(_box(current, event.box), bonus_won=event.won))
         case SixthCardBought():
             box = _box(current, event.box)
             _, deck = current.deck.draw(1)
             return _replace(
-                current.with_box(_replace(box, cards=(*box.cards, event.card), drew=True)),
+                current.with_box(
+                    _replace(
+                        box, cards=(*box.cards, event.card), drew=True, fees=box.fees + event.fee
+                    )
+                ),
                 deck=deck,
             )
         case CardsExchanged():
@@ -148,7 +152,14 @@ def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
                 set_aside=(*current.set_aside, event.replaced),
             )
         case BoxSettled():
-            return current.with_box(_replace(_box(current, event.box), settled=True))
+            settled = _replace(
+                _box(current, event.box),
+                settled=True,
+                outcome=event.outcome,
+                returned=event.returned,
+                won=event.won,
+            )
+            return current.with_box(settled)
     return current
 
 
@@ -164,7 +175,7 @@ def _exchanged(current: Round, event: CardsExchanged, *, returned: bool) -> Roun
     replacements = iter(event.received)
     cards = tuple(next(replacements) if c in event.discarded else c for c in box.cards)
     return _replace(
-        current.with_box(_replace(box, cards=cards, drew=True)),
+        current.with_box(_replace(box, cards=cards, drew=True, fees=box.fees + event.fee)),
         deck=deck,
         set_aside=set_aside,
     )

@@ -10,6 +10,7 @@ from typing import Literal
 
 import msgspec
 
+from events.game import Outcome
 from events.ruleset import Ruleset
 from service.rules.cards import Card
 from service.rules.deck import Deck
@@ -43,6 +44,25 @@ class Box(msgspec.Struct, frozen=True, kw_only=True):
     decision: Literal["play", "fold"] | None = None
     dealer_draw: Literal["requested", "declined"] | None = None
     settled: bool = False
+    fees: int = 0
+    """Draw fees paid (the sixth card or an exchange)."""
+    bonus_won: int = 0
+    outcome: Outcome | None = None
+    returned: int = 0
+    """Main-wager stakes given back at settlement."""
+    won: int = 0
+    """Main-wager winnings at settlement, after ``max_payout``."""
+
+    @property
+    def staked(self) -> int:
+        """Everything this box put on the table: stakes and fees."""
+        return self.ante + self.bonus + self.bet + self.insurance + self.fees
+
+    @property
+    def paid_back(self) -> int:
+        """Everything the box got back: main wager and bonus, stakes and winnings."""
+        bonus_back = self.bonus + self.bonus_won if self.bonus_won else 0
+        return self.returned + self.won + bonus_back
 
     @property
     def light(self) -> bool:

@@ -97,3 +97,25 @@ async def test_errors_are_problem_json(client: AsyncTestClient) -> None:  # type
         "/v1/tables", json={"table_id": "t3", "overrides": {"boxes": 0}}, headers=OPERATOR
     )
     assert r.status_code == 422 and "boxes" in r.json()["detail"]
+
+
+async def test_game_recall_and_round_report(client: AsyncTestClient) -> None:  # type: ignore[type-arg]
+    await test_a_russian_round_end_to_end(client)
+    recall = (await client.get("/v1/players/alice/rounds", headers=ALICE)).json()
+    (played,) = recall["rounds"]
+    assert played["table_id"] == "t1" and played["round"] == 1
+    assert [b["box"] for b in played["boxes"]] == [1]  # only alice's own box
+    box = played["boxes"][0]
+    assert box["cards"] == ["As", "Kd", "8h", "8c", "9s"]
+    assert box["outcome"] == "dealer_no_game"
+    assert (box["staked"], box["paid_back"]) == (300, 400)
+    assert played["dealer_cards"] == ["Ac", "Qc", "2d", "3h", "5s"]
+    import hashlib
+
+    assert hashlib.sha256(bytes.fromhex(played["seed"])).hexdigest() == played["commitment"]
+    assert (await client.get("/v1/players/alice/rounds", headers=BOB)).status_code == 403
+    report = (await client.get("/v1/reports/rounds?table_id=t1", headers=OPERATOR)).json()
+    (whole,) = report["rounds"]
+    # alice: staked 300, got 400; bob: staked 100 (folded), got nothing.
+    assert (whole["staked"], whole["paid_back"], whole["house_result"]) == (400, 400, 0)
+    assert (await client.get("/v1/reports/rounds", headers=ALICE)).status_code == 403

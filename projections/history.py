@@ -1,0 +1,120 @@
+"""Settled rounds: game recall for players and per-round, per-player reports for operators.
+
+Written in the settling command's own transaction, from the round's final state (every box
+knows its stakes, fees, outcome and payouts by then), so a player who just saw a round end
+finds it in their history on the next read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import msgspec
+
+from events.game import RoundSettled
+from service.rules.hands import evaluate
+from service.rules.state import Box, Round, Table
+
+__all__ = ["BoxRecord", "record_settled", "settled_round"]
+
+
+class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """One box of a settled round, as its player and the operator see it afterwards."""
+
+    box: int
+    player: str
+    ante: int
+    bonus: int
+    dark: bool
+    bet: int
+    insurance: int
+    fees: int
+    cards: tuple[str, ...]
+    hand: str | None
+    decision: str | None
+    dealer_draw: str | None
+    outcome: str | None
+    returned: int
+    won: int
+    bonus_won: int
+    staked: int
+    paid_back: int
+
+
+_ROUND: Final = """
+INSERT INTO rounds (table_id, round, commitment, seed, dealer_cards, dealer_hand, staked,
+                    paid_back, players)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING
+"""
+_BOXES: Final = """
+INSERT INTO round_boxes (table_id, round, box, player, detail, staked, paid_back)
+SELECT $1, $2, b, p, d::jsonb, s, r
+FROM unnest($3::int[], $4::text[], $5::text[], $6::bigint[], $7::bigint[]) AS t(b, p, d, s, r)
+ON CONFLICT DO NOTHING
+"""
+
+
+def settled_round(state: Table, events: list[Any]) -> Round | None:
+    """The round these events settled, if they settled one."""
+    if not any(isinstance(e, RoundSettled) for e in events):
+        return None
+    for candidate in (state.round, state.previous):
+        if candidate is not None and candidate.phase == "settled":
+            settled = [e for e in events if isinstance(e, RoundSettled)][-1]
+            if candidate.number == settled.round:
+                return candidate
+    return None
+
+
+def box_record(box: Box) -> BoxRecord:
+    return BoxRecord(
+        box=box.number,
+        player=box.player,
+        ante=box.ante,
+        bonus=box.bonus,
+        dark=box.dark,
+        bet=box.bet,
+        insurance=box.insurance,
+        fees=box.fees,
+        cards=box.cards,
+        hand=evaluate(box.cards).category.label if len(box.cards) >= 5 else None,
+        decision=box.decision,
+        dealer_draw=box.dealer_draw,
+        outcome=box.outcome,
+        returned=box.returned,
+        won=box.won,
+        bonus_won=box.bonus_won,
+        staked=box.staked,
+        paid_back=box.paid_back,
+    )
+
+
+async def record_settled(conn: Any, state: Table, events: list[Any]) -> None:
+    finished = settled_round(state, events)
+    if finished is None:
+        return
+    records = [box_record(b) for b in finished.boxes]
+    dealer = finished.dealer
+    await conn.execute(
+        _ROUND,
+        state.table_id,
+        finished.number,
+        finished.commitment,
+        finished.deck.seed.hex(),
+        list(dealer),
+        evaluate(dealer).category.label if dealer else None,
+        sum(r.staked for r in records),
+        sum(r.paid_back for r in records),
+        finished.players(),
+    )
+    if records:
+        await conn.execute(
+            _BOXES,
+            state.table_id,
+            finished.number,
+            [r.box for r in records],
+            [r.player for r in records],
+            [msgspec.json.encode(r).decode() for r in records],
+            [r.staked for r in records],
+            [r.paid_back for r in records],
+        )

@@ -1,0 +1,125 @@
+"""Settled rounds: a player's game recall, and the operator's per-round report."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, get
+from litestar.exceptions import PermissionDeniedException
+from litestar.params import FromPath, QueryParameter
+
+from projections.history import BoxRecord
+from service.app.auth import require
+from service.app.dependencies import Caller, Pool
+
+__all__ = ["HistoryController", "RoundRecord"]
+
+
+class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    round: int
+    settled_at: datetime
+    commitment: str
+    seed: str
+    """Revealed: sha256(bytes.fromhex(seed)) == commitment; the deck can be recomputed."""
+    dealer_cards: list[str]
+    dealer_hand: str | None
+    staked: int
+    paid_back: int
+    house_result: int
+    boxes: list[BoxRecord]
+
+
+class RoundPage(msgspec.Struct, frozen=True, kw_only=True):
+    rounds: list[RoundRecord]
+    next_cursor: str | None
+    """Pass as ``cursor`` for the next (older) page."""
+
+
+_box_records = msgspec.json.Decoder(list[BoxRecord])
+
+_PLAYER_ROUNDS = """
+SELECT r.table_id, r.round, r.settled_at, r.commitment, r.seed, r.dealer_cards, r.dealer_hand,
+       sum(b.staked) AS staked, sum(b.paid_back) AS paid_back,
+       json_agg(b.detail ORDER BY b.box)::text AS boxes
+FROM round_boxes b JOIN rounds r USING (table_id, round)
+WHERE b.player = $1 AND ($2::timestamptz IS NULL OR r.settled_at < $2)
+GROUP BY r.table_id, r.round
+ORDER BY r.settled_at DESC, r.table_id, r.round DESC
+LIMIT $3
+"""
+_ROUNDS = """
+SELECT r.table_id, r.round, r.settled_at, r.commitment, r.seed, r.dealer_cards, r.dealer_hand,
+       r.staked, r.paid_back,
+       coalesce((SELECT json_agg(b.detail ORDER BY b.box) FROM round_boxes b
+                 WHERE b.table_id = r.table_id AND b.round = r.round), '[]')::text AS boxes
+FROM rounds r
+WHERE ($1::text IS NULL OR r.table_id = $1)
+  AND ($2::timestamptz IS NULL OR r.settled_at >= $2)
+  AND ($3::timestamptz IS NULL OR r.settled_at < $3)
+  AND ($4::timestamptz IS NULL OR r.settled_at < $4)
+ORDER BY r.settled_at DESC, r.table_id, r.round DESC
+LIMIT $5
+"""
+
+
+def _record(row: Any) -> RoundRecord:
+    return RoundRecord(
+        table_id=row["table_id"],
+        round=row["round"],
+        settled_at=row["settled_at"],
+        commitment=row["commitment"],
+        seed=row["seed"],
+        dealer_cards=list(row["dealer_cards"]),
+        dealer_hand=row["dealer_hand"],
+        staked=row["staked"],
+        paid_back=row["paid_back"],
+        house_result=row["staked"] - row["paid_back"],
+        boxes=_box_records.decode(row["boxes"]),
+    )
+
+
+def _page(rows: list[Any], limit: int) -> RoundPage:
+    records = [_record(r) for r in rows[:limit]]
+    more = len(rows) > limit
+    return RoundPage(
+        rounds=records, next_cursor=records[-1].settled_at.isoformat() if more else None
+    )
+
+
+class HistoryController(Controller):
+    tags = ("history",)
+
+    @get(
+        "/v1/players/{player_id:str}/rounds",
+        summary="Game recall: the player's settled rounds, newest first",
+    )
+    async def player_rounds(
+        self,
+        player_id: FromPath[str],
+        pool: Pool,
+        principal: Caller,
+        limit: Annotated[int, QueryParameter(ge=1, le=100)] = 10,
+        cursor: Annotated[datetime | None, QueryParameter(required=False)] = None,
+    ) -> RoundPage:
+        if principal.role == "player" and principal.subject != player_id:
+            raise PermissionDeniedException("players recall only their own rounds")
+        rows = await pool.fetch(_PLAYER_ROUNDS, player_id, cursor, limit + 1)
+        return _page(rows, limit)
+
+    @get("/v1/reports/rounds", summary="Settled rounds with stakes, payouts and house result")
+    async def rounds(
+        self,
+        pool: Pool,
+        principal: Caller,
+        table_id: Annotated[str | None, QueryParameter(required=False, max_length=64)] = None,
+        since: Annotated[datetime | None, QueryParameter(name="from", required=False)] = None,
+        until: Annotated[datetime | None, QueryParameter(name="to", required=False)] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=500)] = 50,
+        cursor: Annotated[datetime | None, QueryParameter(required=False)] = None,
+    ) -> RoundPage:
+        require(principal, "operator", "auditor")
+        rows = await pool.fetch(_ROUNDS, table_id, since, until, cursor, limit + 1)
+        return _page(rows, limit)
