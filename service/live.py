@@ -67,9 +67,12 @@ class LiveHub:
         self.connections = 0
 
     async def start(self) -> None:
+        await self._listen()
+        self._poller = asyncio.create_task(self._poll())
+
+    async def _listen(self) -> None:
         self._listener = await asyncpg.connect(self._dsn)
         await self._listener.add_listener(NOTIFY_CHANNEL, self._notified)
-        self._poller = asyncio.create_task(self._poll())
 
     async def stop(self) -> None:
         if self._poller:
@@ -155,6 +158,12 @@ class LiveHub:
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(self._poll_s)
+            if self._listener is None or self._listener.is_closed():
+                # The database restarted or dropped us: listen again; polling covers the gap.
+                try:
+                    await self._listen()
+                except (OSError, asyncpg.PostgresError) as error:
+                    _log.warning("live listener reconnect failed", error=str(error))
             for table_id in list(self._tables):
                 await self._safe_refresh(table_id)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
+import asyncpg
 from litestar.plugins.problem_details import (
     ProblemDetailsConfig,
     ProblemDetailsException,
@@ -88,6 +89,18 @@ def _ruleset(exc: RulesetError) -> ProblemDetailsException:
     )
 
 
+def _unavailable(exc: Exception) -> ProblemDetailsException:
+    # Never the driver's message: it can name hosts and users.
+    return ProblemDetailsException(
+        detail="the database is unavailable; retry shortly",
+        status_code=503,
+        headers={"Retry-After": "2"},
+        type_=problem_type("unavailable"),
+        title="unavailable",
+        extra={"code": "unavailable"},
+    )
+
+
 def problem_details_plugin() -> ProblemDetailsPlugin:
     return ProblemDetailsPlugin(
         ProblemDetailsConfig(
@@ -99,6 +112,12 @@ def problem_details_plugin() -> ProblemDetailsPlugin:
                 TransferMismatch: _transfer,
                 RulesetError: _ruleset,
                 IdempotencyKeyReused: _reused,
+                OSError: _unavailable,
+                TimeoutError: _unavailable,
+                asyncpg.PostgresConnectionError: _unavailable,
+                asyncpg.InterfaceError: _unavailable,
+                asyncpg.CannotConnectNowError: _unavailable,
+                asyncpg.TooManyConnectionsError: _unavailable,
             },
         )
     )

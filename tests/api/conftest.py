@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
+import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
@@ -11,6 +13,7 @@ from events.pool import create_pool
 from service.app import create_app
 from service.app.auth import mint_token
 from service.settings import Settings
+from tests.api.live_server import serving
 from tests.service.conftest import truncate_everything
 
 SECRET = "test-secret-" + "x" * 40
@@ -30,3 +33,21 @@ async def client(database_url: str, tmp_path: object) -> AsyncIterator[AsyncTest
     )
     async with AsyncTestClient(app=create_app(settings)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+async def api(database_url: str, tmp_path: Any) -> AsyncIterator[httpx.AsyncClient]:
+    pool = await create_pool(database_url)
+    await truncate_everything(pool)
+    await pool.close()
+    settings = Settings(
+        database_url=database_url,
+        jwt_secret=SECRET,
+        test_mode=True,
+        data_dir=str(tmp_path),
+        clock=False,
+    )
+    app = create_app(settings)
+    async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:
+        client.app = app  # type: ignore[attr-defined]
+        yield client

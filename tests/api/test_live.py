@@ -4,40 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-import pytest
 
-from events.pool import create_pool
-from service.app import create_app
-from service.settings import Settings
-from tests.api.conftest import SECRET, bearer
-from tests.api.live_server import serving
-from tests.service.conftest import truncate_everything
+from tests.api.conftest import bearer
 
 OPERATOR = bearer("operator", "op")
 ALICE = bearer("player", "alice")
 BOB = bearer("player", "bob")
-
-
-@pytest.fixture
-async def api(database_url: str, tmp_path: Any) -> AsyncIterator[httpx.AsyncClient]:
-    pool = await create_pool(database_url)
-    await truncate_everything(pool)
-    await pool.close()
-    settings = Settings(
-        database_url=database_url,
-        jwt_secret=SECRET,
-        test_mode=True,
-        data_dir=str(tmp_path),
-        clock=False,
-    )
-    app = create_app(settings)
-    async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:
-        client.app = app  # type: ignore[attr-defined]
-        yield client
 
 
 async def read_events(

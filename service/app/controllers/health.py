@@ -7,6 +7,7 @@ from litestar import Controller, get
 from litestar.exceptions import ServiceUnavailableException
 
 from service.app.dependencies import Pool
+from service.app.responses import public
 
 __all__ = ["HealthController"]
 
@@ -19,7 +20,7 @@ class HealthController(Controller):
     async def live(self) -> dict[str, str]:
         return {"status": "ok"}
 
-    @get("/ready", summary="The database answers")
+    @get("/ready", summary="The database answers", responses=public(503))
     async def ready(self, pool: Pool) -> dict[str, str]:
         try:
             await pool.fetchval("SELECT 1", timeout=2)

@@ -13,6 +13,7 @@ from litestar.params import FromPath, QueryParameter
 from projections.history import BoxRecord
 from service.app.auth import require
 from service.app.dependencies import Caller, Pool
+from service.app.responses import problems
 
 __all__ = ["HistoryController", "RoundRecord"]
 
@@ -95,6 +96,7 @@ class HistoryController(Controller):
     @get(
         "/v1/players/{player_id:str}/rounds",
         summary="Game recall: the player's settled rounds, newest first",
+        responses=problems(),
     )
     async def player_rounds(
         self,
@@ -109,7 +111,11 @@ class HistoryController(Controller):
         rows = await pool.fetch(_PLAYER_ROUNDS, player_id, cursor, limit + 1)
         return _page(rows, limit)
 
-    @get("/v1/reports/rounds", summary="Settled rounds with stakes, payouts and house result")
+    @get(
+        "/v1/reports/rounds",
+        summary="Settled rounds with stakes, payouts and house result",
+        responses=problems(),
+    )
     async def rounds(
         self,
         pool: Pool,

@@ -21,6 +21,7 @@ from projections import tables
 from projections.views import TableView, Viewer, table_view
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
+from service.app.responses import problems
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
 from service.rules.cards import CardError, parse_cards
 from service.rules.presets import make_ruleset
@@ -60,7 +61,11 @@ class TableController(Controller):
     path = "/v1/tables"
     tags = ("tables",)
 
-    @get("/", summary="The lobby: tables with their game, limits and free places")
+    @get(
+        "/",
+        summary="The lobby: tables with their game, limits and free places",
+        responses=problems(),
+    )
     async def lobby(self, pool: Pool, principal: Caller) -> list[LobbyEntry]:
         async with pool.acquire() as conn:
             rows = await conn.fetch("SELECT table_id FROM table_states ORDER BY table_id")
@@ -87,7 +92,12 @@ class TableController(Controller):
                 )
         return entries
 
-    @post("/", status_code=HTTP_201_CREATED, summary="Open a table from a preset plus overrides")
+    @post(
+        "/",
+        status_code=HTTP_201_CREATED,
+        summary="Open a table from a preset plus overrides",
+        responses=problems(409, 422),
+    )
     async def create(
         self,
         data: JSONBody[CreateTable],
@@ -107,11 +117,16 @@ class TableController(Controller):
         await commands.execute(table_id, command, _actor(principal))
         return await load_view(pool, table_id, viewer_of(principal))
 
-    @get("/{table_id:str}", summary="The table in the caller's own view")
+    @get("/{table_id:str}", summary="The table in the caller's own view", responses=problems(404))
     async def show(self, table_id: FromPath[str], pool: Pool, principal: Caller) -> TableView:
         return await load_view(pool, table_id, viewer_of(principal))
 
-    @post("/{table_id:str}/close", status_code=HTTP_200_OK, summary="Stop opening rounds")
+    @post(
+        "/{table_id:str}/close",
+        status_code=HTTP_200_OK,
+        summary="Stop opening rounds",
+        responses=problems(404, 409),
+    )
     async def close(
         self,
         table_id: FromPath[str],
@@ -124,7 +139,12 @@ class TableController(Controller):
         await commands.execute(table_id, CloseTable(), _actor(principal))
         return await load_view(pool, table_id, viewer_of(principal))
 
-    @post("/{table_id:str}/reopen", status_code=HTTP_200_OK, summary="Open a closed table")
+    @post(
+        "/{table_id:str}/reopen",
+        status_code=HTTP_200_OK,
+        summary="Open a closed table",
+        responses=problems(404, 409),
+    )
     async def reopen(
         self,
         table_id: FromPath[str],
@@ -148,6 +168,7 @@ class TableController(Controller):
             "and body is answered without acting twice. `If-Match` (the table's version) "
             "makes the command conditional."
         ),
+        responses=problems(404, 409, 412, 422, 428),
     )
     async def command(
         self,
@@ -189,6 +210,7 @@ class TableController(Controller):
             "view as data. Reconnect with `Last-Event-ID` (or `?after=`) to catch up on every "
             "state missed, in order."
         ),
+        responses=problems(404),
     )
     async def stream(
         self,
@@ -220,6 +242,7 @@ class TableController(Controller):
         "/{table_id:str}/test-deck",
         status_code=HTTP_204_NO_CONTENT,
         summary="Test mode only: the next round's deck, top first",
+        responses=problems(404, 422),
     )
     async def test_deck(
         self,

@@ -12,6 +12,7 @@ from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 from events.commands import Actor
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, DbPool, Pool, Wallets
+from service.app.responses import problems
 from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
 from service.handling import TransferResult
 
@@ -27,7 +28,12 @@ class WalletController(Controller):
     path = "/v1/wallets"
     tags = ("wallets",)
 
-    @post("/", status_code=HTTP_201_CREATED, summary="Open a player's wallet")
+    @post(
+        "/",
+        status_code=HTTP_201_CREATED,
+        summary="Open a player's wallet",
+        responses=problems(409, 422),
+    )
     async def create(
         self,
         data: JSONBody[CreateWallet],
@@ -39,7 +45,12 @@ class WalletController(Controller):
         await wallets.open(data.wallet_id, data.currency, actor=_actor(principal))
         return await _wallet(pool, data.wallet_id)
 
-    @post("/{wallet_id:str}/deposits", status_code=HTTP_200_OK, summary="Deposit (idempotent)")
+    @post(
+        "/{wallet_id:str}/deposits",
+        status_code=HTTP_200_OK,
+        summary="Deposit (idempotent)",
+        responses=problems(404, 409, 422),
+    )
     async def deposit(
         self,
         wallet_id: FromPath[str],
@@ -52,7 +63,12 @@ class WalletController(Controller):
             wallet_id, "deposit", data.transfer_id, data.amount, actor=_actor(principal)
         )
 
-    @post("/{wallet_id:str}/withdrawals", status_code=HTTP_200_OK, summary="Withdraw (idempotent)")
+    @post(
+        "/{wallet_id:str}/withdrawals",
+        status_code=HTTP_200_OK,
+        summary="Withdraw (idempotent)",
+        responses=problems(404, 409, 422),
+    )
     async def withdraw(
         self,
         wallet_id: FromPath[str],
@@ -65,12 +81,16 @@ class WalletController(Controller):
             wallet_id, "withdrawal", data.transfer_id, data.amount, actor=_actor(principal)
         )
 
-    @get("/{wallet_id:str}", summary="A wallet's balance")
+    @get("/{wallet_id:str}", summary="A wallet's balance", responses=problems(404))
     async def show(self, wallet_id: FromPath[str], pool: Pool, principal: Caller) -> WalletView:
         _may_read(principal, wallet_id)
         return await _wallet(pool, wallet_id)
 
-    @get("/{wallet_id:str}/ledger", summary="Money movements, newest first (cursor paginated)")
+    @get(
+        "/{wallet_id:str}/ledger",
+        summary="Money movements, newest first (cursor paginated)",
+        responses=problems(404),
+    )
     async def ledger(
         self,
         wallet_id: FromPath[str],

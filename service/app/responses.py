@@ -1,0 +1,62 @@
+"""The error responses each operation documents: every status the API can return."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import msgspec
+from litestar.openapi.datastructures import ResponseSpec
+
+__all__ = ["Problem", "problems"]
+
+
+class Problem(msgspec.Struct, frozen=True, kw_only=True):
+    """RFC 9457 problem details; ``type`` is stable per error (``/problems/<code>``)."""
+
+    type: str = "about:blank"
+    title: str | None = None
+    status: int
+    detail: str | None = None
+    code: str | None = None
+    """The domain error code, where there is one (``out_of_turn``, ``insufficient_funds``)."""
+
+
+_MEANING: Final = {
+    400: "The request is malformed (body, parameter or header).",
+    401: "No bearer token, or an expired, forged or otherwise invalid one.",
+    403: "The caller's role or identity may not do this.",
+    404: "No such table, wallet or round.",
+    409: "The rules refuse the command in the table's current state.",
+    412: "`If-Match` names a version that is not the table's current one.",
+    422: "The values are outside what the rules or the table allow.",
+    428: "`Idempotency-Key` is required on commands.",
+    503: "The database is unreachable or the table too busy; retry after `Retry-After`.",
+}
+_ALWAYS: Final = (400, 401, 403, 503)
+
+
+def problems(*statuses: int) -> dict[int, ResponseSpec]:
+    """Problem responses for ``statuses`` plus the ones every authenticated call can give."""
+    chosen = sorted(set(statuses) | set(_ALWAYS))
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            description=_MEANING[status],
+            media_type="application/problem+json",
+            generate_examples=False,
+        )
+        for status in chosen
+    }
+
+
+def public(*statuses: int) -> dict[int, Any]:
+    """For unauthenticated endpoints (health): only the listed statuses."""
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            description=_MEANING[status],
+            media_type="application/problem+json",
+            generate_examples=False,
+        )
+        for status in statuses
+    }
