@@ -32,6 +32,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     pool_size: Annotated[int, msgspec.Meta(ge=2, le=500)] = 20
     database_wait_s: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 30.0
     """How long start-up waits for the database to accept connections."""
+    rate_limit: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 50
+    """Requests per second per player (or per address without a valid token); 0 is off."""
     clock: bool = True
     """Send the rules' time-outs from this instance (every instance may; each goes once)."""
 
@@ -47,6 +49,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_POOL_SIZE": "pool_size",
     "RUSSIAN_POKER_DATABASE_WAIT_S": "database_wait_s",
     "RUSSIAN_POKER_CLOCK": "clock",
+    "RUSSIAN_POKER_RATE_LIMIT": "rate_limit",
     "RUSSIAN_POKER_COMMAND_ATTEMPTS": "command_attempts",
 }
 

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 
 from events.pool import create_pool
+from service.app.auth import rate_limit_key
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
 from service.app.controllers.tables import TableController
@@ -88,7 +91,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "principal": Provide(provide_principal, sync_to_thread=False),
             "hub": Provide(provide_hub, sync_to_thread=False),
         },
-        middleware=[request_id_middleware, PrometheusConfig(app_name="russian_poker").middleware],
+        middleware=[
+            request_id_middleware,
+            PrometheusConfig(app_name="russian_poker").middleware,
+            *_rate_limit(settings),
+        ],
         lifespan=[database],
         plugins=[problem_details_plugin()],
         openapi_config=OpenAPIConfig(
@@ -102,3 +109,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=64 * 1024,
         debug=False,
     )
+
+
+def _rate_limit(settings: Settings) -> list[Any]:
+    if not settings.rate_limit:
+        return []
+    config = RateLimitConfig(
+        rate_limit=("second", settings.rate_limit),
+        identifier_for_request=rate_limit_key,
+        exclude=["/health", "/metrics", "/schema"],
+    )
+    return [config.middleware]

@@ -12,10 +12,11 @@ from typing import Any, Literal
 
 import jwt
 import msgspec
+from litestar import Request
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 
-__all__ = ["Principal", "Role", "mint_token", "principal_from", "require"]
+__all__ = ["Principal", "Role", "mint_token", "principal_from", "rate_limit_key", "require"]
 
 Role = Literal["player", "operator", "auditor"]
 _ALGORITHM = "HS256"
@@ -61,3 +62,17 @@ def require(principal: Principal, *roles: Role) -> Principal:
     if principal.role not in roles:
         raise PermissionDeniedException(f"this needs the {' or '.join(roles)} role")
     return principal
+
+
+def rate_limit_key(request: Request[Any, Any, Any]) -> str:
+    """Who a request counts against: the verified player (or staff member), else the address.
+
+    Only a verified token names a player, so forged subjects cannot spread one client's
+    requests over many budgets.
+    """
+    try:
+        principal = principal_from(request)
+    except NotAuthorizedException:
+        client = request.client
+        return f"address:{client.host if client else 'unknown'}"
+    return f"{principal.role}:{principal.subject}"

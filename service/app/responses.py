@@ -30,9 +30,10 @@ _MEANING: Final = {
     412: "`If-Match` names a version that is not the table's current one.",
     422: "The values are outside what the rules or the table allow.",
     428: "`Idempotency-Key` is required on commands.",
+    429: "Too many requests from this player; see the `RateLimit-*` headers.",
     503: "The database is unreachable or the table too busy; retry after `Retry-After`.",
 }
-_ALWAYS: Final = (400, 401, 403, 503)
+_ALWAYS: Final = (400, 401, 403, 429, 503)
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:

@@ -29,7 +29,11 @@ async def client(database_url: str, tmp_path: object) -> AsyncIterator[AsyncTest
     await truncate_everything(pool)
     await pool.close()
     settings = Settings(
-        database_url=database_url, jwt_secret=SECRET, test_mode=True, data_dir=str(tmp_path)
+        database_url=database_url,
+        jwt_secret=SECRET,
+        test_mode=True,
+        data_dir=str(tmp_path),
+        rate_limit=0,
     )
     async with AsyncTestClient(app=create_app(settings)) as test_client:
         yield test_client
@@ -46,6 +50,7 @@ async def api(database_url: str, tmp_path: Any) -> AsyncIterator[httpx.AsyncClie
         test_mode=True,
         data_dir=str(tmp_path),
         clock=False,
+        rate_limit=0,
     )
     app = create_app(settings)
     async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:
