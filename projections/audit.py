@@ -262,7 +262,18 @@ class _Batch:
         if found is None:
             return  # seating and table lifecycle: not part of any round
         found.note_command(record, _meta(record))
-        _apply_table_event(found, event, record.recorded_at, record.global_position)
+        try:
+            _apply_table_event(found, event, record.recorded_at, record.global_position)
+        except LookupError as problem:
+            # An event about a box with no bet: the store holds something the rules never
+            # write. Record it for the regulator rather than stall the whole trail on it.
+            found.record.setdefault("anomalies", []).append(
+                {
+                    "position": record.global_position,
+                    "event_type": record.event_type,
+                    "problem": str(problem),
+                }
+            )
 
     async def _money(self, record: RecordedEvent, event: WalletDebited | WalletCredited) -> None:
         current = self.rounds.get((event.table_id, event.round))

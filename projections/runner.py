@@ -37,6 +37,7 @@ log = structlog.get_logger(__name__)
 
 DEFAULT_POLL_INTERVAL: Final = 1.0
 DEFAULT_BATCH_SIZE: Final = 500
+DEFAULT_WAKE_DELAY: Final = 0.05
 
 _ENSURE: Final = "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING"
 _READ: Final = "SELECT tx_id, global_position FROM projection_checkpoints WHERE name = $1"
@@ -113,10 +114,12 @@ class ProjectionRunner:
         pool: asyncpg.Pool[asyncpg.Record] | None = None,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         retry_interval: float | None = None,
+        wake_delay: float = DEFAULT_WAKE_DELAY,
         batch_size: int = DEFAULT_BATCH_SIZE,
     ) -> None:
         """``poll_interval``: how often the leader looks for events without a NOTIFY;
-        ``retry_interval`` (default: the same): how often a follower tries to lead."""
+        ``retry_interval`` (default: the same): how often a follower tries to lead;
+        ``wake_delay``: how long a NOTIFY waits for more, so a burst is one batch."""
         self.projection = projection
         self._dsn = dsn
         self._pool = pool
@@ -124,6 +127,7 @@ class ProjectionRunner:
         self._own_lock = asyncio.Lock()
         self.poll_interval = poll_interval
         self.retry_interval = poll_interval if retry_interval is None else retry_interval
+        self.wake_delay = wake_delay
         self.batch_size = batch_size
         self._task: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
@@ -197,7 +201,7 @@ class ProjectionRunner:
         while not self._stopping.is_set():
             try:
                 await self._lead_once()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
                 log.warning("projection runner lost its connection", error=str(error))
                 await self._pause(self.retry_interval)
 
@@ -224,7 +228,12 @@ class ProjectionRunner:
                     # (the checkpoint did not move), and say so loudly.
                     log.exception("projection batch failed", projection=name)
                 await self._pause(self.poll_interval)
-                if not self._wake.is_set():
+                if self._stopping.is_set():
+                    break
+                if self._wake.is_set():
+                    # Every command notifies: under load, one batch per burst, not per commit.
+                    await asyncio.sleep(self.wake_delay)
+                else:
                     # Idle: make sure the lock's connection (and so the lock) is still alive.
                     await conn.fetchval("SELECT 1")
         finally:

@@ -65,6 +65,7 @@ class LiveHub:
         self._listener: asyncpg.Connection[asyncpg.Record] | None = None
         self._poller: asyncio.Task[None] | None = None
         self.connections = 0
+        self._closing = False
 
     async def start(self) -> None:
         await self._listen()
@@ -74,20 +75,27 @@ class LiveHub:
         self._listener = await asyncpg.connect(self._dsn)
         await self._listener.add_listener(NOTIFY_CHANNEL, self._notified)
 
+    def close_streams(self) -> None:
+        """End every live stream now (the instance is stopping); clients reconnect elsewhere."""
+        self._closing = True
+        for watched in self._tables.values():
+            for queue in watched.queues:
+                queue.put_nowait(_CLOSED)
+
     async def stop(self) -> None:
+        self.close_streams()
         if self._poller:
             self._poller.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._poller
-        for watched in self._tables.values():
-            for queue in watched.queues:
-                queue.put_nowait(_CLOSED)
         if self._listener is not None:
             with contextlib.suppress(Exception):
                 await self._listener.close()
 
     async def subscribe(self, table_id: str, after: int | None) -> AsyncIterator[Update]:
         """Updates for one client: the catch-up (or current state), then every new state."""
+        if self._closing:
+            return
         watched = await self._watch(table_id)
         queue: asyncio.Queue[Update] = asyncio.Queue()
         async with watched.lock:

@@ -34,6 +34,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """How long start-up waits for the database to accept connections."""
     rate_limit: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 50
     """Requests per second per player (or per address without a valid token); 0 is off."""
+    shutdown_grace_s: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 20
+    """How long a stopping instance lets in-flight requests finish."""
     clock: bool = True
     """Send the rules' time-outs from this instance (every instance may; each goes once)."""
 
@@ -50,6 +52,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_DATABASE_WAIT_S": "database_wait_s",
     "RUSSIAN_POKER_CLOCK": "clock",
     "RUSSIAN_POKER_RATE_LIMIT": "rate_limit",
+    "RUSSIAN_POKER_SHUTDOWN_GRACE_S": "shutdown_grace_s",
     "RUSSIAN_POKER_COMMAND_ATTEMPTS": "command_attempts",
 }
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from types import FrameType
+from typing import Any
+
 import click
+import uvicorn
 
 from service.app.auth import mint_token
 from service.settings import ConfigurationError, load_settings
 
-__all__ = ["serve", "token"]
+__all__ = ["GracefulServer", "serve", "token"]
 
 
 @click.command()
@@ -16,8 +20,6 @@ __all__ = ["serve", "token"]
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64))
 def serve(host: str, port: int, workers: int) -> None:
     """Run the HTTP service (embedded PostgreSQL unless DATABASE_URL is set)."""
-    import uvicorn
-
     try:
         settings = load_settings()
     except ConfigurationError as exc:
@@ -30,15 +32,50 @@ def serve(host: str, port: int, workers: int) -> None:
         import os
 
         os.environ["DATABASE_URL"] = database_url()
-    uvicorn.run(
-        "service.app:create_app",
-        factory=True,
+    if workers > 1:
+        uvicorn.run(
+            "service.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level=settings.log_level,
+            proxy_headers=True,
+            timeout_graceful_shutdown=settings.shutdown_grace_s,
+        )
+        return
+    from service.app import create_app
+
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
         host=host,
         port=port,
-        workers=workers,
         log_level=settings.log_level,
         proxy_headers=True,
+        timeout_graceful_shutdown=settings.shutdown_grace_s,
     )
+    GracefulServer(config, app).run()
+
+
+class GracefulServer(uvicorn.Server):
+    """Ends live streams as soon as a stop is asked for.
+
+    uvicorn lets in-flight requests finish before it shuts the app down, but a live stream
+    never finishes by itself: without this, every SSE client would hold the shutdown until
+    the grace period ran out and then be cut off. Closed cleanly, clients reconnect (to
+    another instance) with ``Last-Event-ID`` and miss nothing.
+    """
+
+    def __init__(self, config: uvicorn.Config, app: Any) -> None:
+        super().__init__(config)
+        self._app = app
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        hub = getattr(self._app.state, "hub", None)
+        if hub is not None:
+            hub.close_streams()
+        super().handle_exit(sig, frame)
 
 
 @click.command()

@@ -99,7 +99,11 @@ class _TableBots:
     """Plays one table until ``rounds`` rounds have been settled."""
 
     def __init__(
-        self, handler: CommandHandler, pool: asyncpg.Pool[asyncpg.Record], plan: TablePlan, seed: int
+        self,
+        handler: CommandHandler,
+        pool: asyncpg.Pool[asyncpg.Record],
+        plan: TablePlan,
+        seed: int,
     ) -> None:
         self.handler = handler
         self.pool = pool
@@ -127,9 +131,8 @@ class _TableBots:
         await self.send(OpenTable(ruleset=rules, name=self.plan.table_id), OPERATOR)
         for actor in self.players:
             await self.send(SitDown(), actor)
-        settled = 0
-        while settled < rounds:
-            state = await self.state()
+        state = await self.state()
+        for _ in range(rounds):
             assert state.round is not None and state.round.phase == "betting"
             number = state.round.number
             await self.one_round(state)
@@ -138,8 +141,7 @@ class _TableBots:
                 await self.send(ReopenTable(), OPERATOR)
                 state = await self.state()
             assert state.round is not None and state.round.number > number, "round stuck"
-            settled += 1
-        return settled
+        return rounds
 
     async def one_round(self, state: Table) -> None:
         rng = self.rng
@@ -167,12 +169,14 @@ class _TableBots:
             await self.send(PlaceAnte(box=1, ante=state.rules.ante_min), seated)
             state = await self.state()
             assert state.round is not None
-        if rng.random() < 0.25:
-            await self.send(BettingTimeUp(round=state.round.number), SYSTEM)
+        current = state.round
+        assert current is not None
+        if rng.random() < 0.4:
+            await self.send(BettingTimeUp(round=current.number), SYSTEM)
         else:
-            for player in state.round.players():
+            for player in current.players():
                 await self.send(Deal(), Actor(role="player", id=player))
-        await self.decide_until_settled(state.round.number)
+        await self.decide_until_settled(current.number)
 
     async def bet(self, state: Table, actor: Actor, taken: set[int]) -> bool:
         """Place this player's bets for the round; whether any was sent."""
@@ -201,10 +205,11 @@ class _TableBots:
             if await self.send(PlaceAnte(box=box, ante=ante, bonus=bonus, dark=dark), actor):
                 taken.add(box)
                 placed.append(box)
-        if placed and rng.random() < 0.06:
-            if await self.send(CancelBets(box=rng.choice([None, placed[0]])), actor):
-                taken.difference_update(placed if len(placed) == 1 else ())
-                return False
+        target = rng.choice([None, placed[0]]) if placed else None
+        if placed and rng.random() < 0.06 and await self.send(CancelBets(box=target), actor):
+            cancelled = set(placed) if target is None else {target}
+            taken.difference_update(cancelled)
+            placed = [b for b in placed if b not in cancelled]
         return bool(placed)
 
     async def decide_until_settled(self, number: int) -> None:
@@ -245,7 +250,9 @@ class _TableBots:
         if roll < 0.12:
             return Fold(box=box.number), actor
         if roll < 0.16:
-            return DecisionTimeUp(round=state.round.number, box=box.number, phase="decision"), SYSTEM
+            return DecisionTimeUp(
+                round=state.round.number, box=box.number, phase="decision"
+            ), SYSTEM
         return Play(box=box.number), actor
 
     def dealer_draw(self, number: int, box: Box) -> tuple[Command, Actor]:
@@ -270,3 +277,33 @@ async def play_tables(
     bots = [_TableBots(handler, pool, plan, seed * 1000 + i) for i, plan in enumerate(plans)]
     played = await asyncio.gather(*(b.play(rounds) for b in bots))
     return sum(played), sum(b.commands for b in bots)
+
+
+async def leave_rounds_open(
+    handler: CommandHandler, pool: asyncpg.Pool[asyncpg.Record], plans: Sequence[TablePlan]
+) -> list[tuple[str, int]]:
+    """On every table, deal a round and draw on it, then stop: rounds whose secrets (seed,
+    hidden cards, the exchanged cards a command names) must not leak. Returns them."""
+    left = []
+    for plan in plans:
+        bots = _TableBots(handler, pool, plan, 0)
+        state = await bots.state()
+        assert state.round is not None and state.round.phase == "betting"
+        seated = [a for a in bots.players if state.seat_of(a.id) is not None]
+        if not seated:
+            seated = [bots.players[0]]
+            await bots.send(SitDown(), seated[0])
+        actor = seated[0]
+        free = next(n for n in range(1, state.rules.boxes + 1) if state.round.box(n) is None)
+        assert await bots.send(PlaceAnte(box=free, ante=state.rules.ante_min), actor)
+        assert await bots.send(Deal(), actor)
+        state = await bots.state()
+        assert state.round is not None
+        box = state.round.box(free)
+        assert box is not None and state.round.phase == "decisions"
+        if state.rules.max_exchange_cards:
+            assert await bots.send(Exchange(box=free, cards=[box.cards[0]]), actor)
+        else:
+            assert await bots.send(BuyCard(box=free), actor)
+        left.append((plan.table_id, state.round.number))
+    return left

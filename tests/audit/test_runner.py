@@ -1,0 +1,158 @@
+"""The catch-up runner against a real PostgreSQL: leadership, wake-ups, exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+
+import asyncpg
+
+from events.store import stream_version
+from projections.audit import AuditProjection
+from projections.rebuild import rebuild
+from projections.runner import ProjectionRunner, load_checkpoint
+from service.handling import CommandHandler, WalletHandler
+from tests.audit.bots import default_plans, fund_players, play_tables
+from tests.audit.conftest import catch_up_fully
+
+Pool = asyncpg.Pool
+
+
+async def _eventually(condition: Callable[[], Awaitable[bool]], timeout: float, what: str) -> float:
+    """Seconds until ``condition()`` holds; fails after ``timeout``."""
+    started = time.monotonic()
+    while not await condition():
+        assert time.monotonic() - started < timeout, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)
+    return time.monotonic() - started
+
+
+async def _rounds(pool: asyncpg.Pool[asyncpg.Record]) -> int:
+    count: int = await pool.fetchval("SELECT count(*) FROM audit_rounds WHERE seed IS NOT NULL")
+    return count
+
+
+async def _settled(pool: asyncpg.Pool[asyncpg.Record]) -> int:
+    count: int = await pool.fetchval(
+        "SELECT count(*) FROM events WHERE event_type = 'RoundSettled'"
+    )
+    return count
+
+
+async def test_one_leader_and_takeover_on_stop(
+    db: asyncpg.Pool[asyncpg.Record], database_url: str
+) -> None:
+    plans = default_plans(2, prefix="lead")
+    await fund_players(WalletHandler(db), plans)
+    # Polling every minute: anything quicker than that was woken by NOTIFY.
+    runners = [
+        ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=60, retry_interval=0.05)
+        for _ in range(2)
+    ]
+    for runner in runners:
+        await runner.start()
+    try:
+
+        async def led() -> bool:
+            return any(r.is_leader for r in runners)
+
+        await _eventually(led, 10, "a leader")
+        await asyncio.sleep(0.3)  # the follower keeps trying meanwhile, and must keep failing
+        assert sum(r.is_leader for r in runners) == 1
+        leader, follower = sorted(runners, key=lambda r: not r.is_leader)
+
+        await play_tables(CommandHandler(db), db, plans, 3)
+        settled = await _settled(db)
+        await _eventually(lambda: _matches(db, settled), 10, "the leader to catch up by NOTIFY")
+        assert leader.applied > 0 and follower.applied == 0
+
+        await leader.stop()
+        assert await follower.wait_until_leader(10), "the follower did not take over"
+        await play_tables(CommandHandler(db), db, plans[:1], 2, seed=7)
+        settled = await _settled(db)
+        await _eventually(lambda: _matches(db, settled), 10, "the new leader to catch up")
+        assert follower.applied > 0
+    finally:
+        for runner in runners:
+            await runner.stop()
+    async with db.acquire() as conn:
+        report = await rebuild(conn, "audit")
+    assert not report.differed, report.details
+
+
+async def _matches(pool: asyncpg.Pool[asyncpg.Record], settled: int) -> bool:
+    return await _rounds(pool) == settled
+
+
+async def test_notify_wakes_the_leader_at_once(
+    db: asyncpg.Pool[asyncpg.Record], database_url: str
+) -> None:
+    plans = default_plans(1, prefix="wake")
+    await fund_players(WalletHandler(db), plans)
+    runner = ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=60)
+    await runner.start()
+    try:
+        assert await runner.wait_until_leader(10)
+        await play_tables(CommandHandler(db), db, plans, 1)
+        settled = await _settled(db)
+        took = await _eventually(lambda: _matches(db, settled), 10, "a NOTIFY wake-up")
+        assert took < 5, "woken by the poll, not by NOTIFY"
+    finally:
+        await runner.stop()
+    assert not runner.is_leader
+
+
+async def test_polling_finds_events_that_sent_no_notify(
+    db: asyncpg.Pool[asyncpg.Record], database_url: str
+) -> None:
+    runner = ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=0.1)
+    await runner.start()
+    try:
+        assert await runner.wait_until_leader(10)
+        # Written around the store's append function, so no NOTIFY is sent.
+        await db.execute(
+            """
+            INSERT INTO events (stream_id, stream_version, event_id, event_type, schema_version,
+                                data)
+            VALUES ('wallet-quiet', 1, $1, 'WalletOpened', 1,
+                    '{"type": "WalletOpened", "wallet_id": "quiet", "currency": "EUR"}')
+            """,
+            uuid.uuid4(),
+        )
+        last: int = await db.fetchval("SELECT max(global_position) FROM events")
+
+        async def reached() -> bool:
+            async with db.acquire() as conn:
+                checkpoint = await load_checkpoint(conn, "audit")
+            return checkpoint.global_position == last
+
+        await _eventually(reached, 10, "the poll")
+    finally:
+        await runner.stop()
+
+
+async def test_concurrent_catch_ups_apply_each_event_once(
+    db: asyncpg.Pool[asyncpg.Record], database_url: str
+) -> None:
+    """No leader at all: the checkpoint's row lock alone keeps batches from overlapping."""
+    plans = default_plans(3, prefix="race")
+    await fund_players(WalletHandler(db), plans)
+    runners = [
+        ProjectionRunner(AuditProjection(), dsn=database_url, batch_size=7) for _ in range(3)
+    ]
+    playing = asyncio.create_task(play_tables(CommandHandler(db), db, plans, 4))
+    while not playing.done():
+        await asyncio.gather(*(r.run_until_caught_up() for r in runners))
+    await playing
+    await catch_up_fully(runners[0], db)
+    for runner in runners:
+        await runner.stop()
+    total = await db.fetchval("SELECT count(*) FROM events")
+    assert sum(r.applied for r in runners) == total
+    assert await _rounds(db) == await _settled(db) == 12
+    async with db.acquire() as conn:
+        report = await rebuild(conn, "audit")
+        assert await stream_version(conn, "table-race0") > 0
+    assert not report.differed, report.details
