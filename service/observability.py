@@ -6,6 +6,7 @@ token: commands are logged by type, refusals by code.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -26,6 +27,7 @@ __all__ = [
     "configure_logging",
     "observe_command",
     "request_id_middleware",
+    "watch_projection_lag",
 ]
 
 COMMANDS: Final = Counter("russian_poker_commands_total", "Commands handled", ["type", "outcome"])
@@ -101,3 +103,22 @@ def request_id_middleware(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send_with_id)
 
     return middleware
+
+
+async def watch_projection_lag(pool: Any, names: list[str], interval_s: float = 5.0) -> None:
+    """Keep ``russian_poker_projection_lag_events`` current: the newest global position
+    minus each projection's checkpoint (an upper bound: positions commit out of order)."""
+    while True:
+        try:
+            rows = await pool.fetch(
+                "SELECT n AS name, coalesce((SELECT max(global_position) FROM events), 0)"
+                " - coalesce(c.global_position, 0) AS lag"
+                " FROM unnest($1::text[]) AS n"
+                " LEFT JOIN projection_checkpoints c ON c.name = n",
+                names,
+            )
+            for row in rows:
+                PROJECTION_LAG.labels(row["name"]).set(max(row["lag"], 0))
+        except Exception as error:
+            _log.warning("projection lag check failed", error=str(error))
+        await asyncio.sleep(interval_s)

@@ -36,6 +36,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Requests per second per player (or per address without a valid token); 0 is off."""
     shutdown_grace_s: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 20
     """How long a stopping instance lets in-flight requests finish."""
+    projections: bool = True
+    """Run the catch-up projections (audit trail); one instance leads each at a time."""
     clock: bool = True
     """Send the rules' time-outs from this instance (every instance may; each goes once)."""
 
@@ -51,6 +53,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_POOL_SIZE": "pool_size",
     "RUSSIAN_POKER_DATABASE_WAIT_S": "database_wait_s",
     "RUSSIAN_POKER_CLOCK": "clock",
+    "RUSSIAN_POKER_PROJECTIONS": "projections",
     "RUSSIAN_POKER_RATE_LIMIT": "rate_limit",
     "RUSSIAN_POKER_SHUTDOWN_GRACE_S": "shutdown_grace_s",
     "RUSSIAN_POKER_COMMAND_ATTEMPTS": "command_attempts",

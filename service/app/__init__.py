@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -15,7 +16,10 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 
 from events.pool import create_pool
+from projections.audit import AuditProjection
+from projections.runner import ProjectionRunner
 from service.app.auth import rate_limit_key
+from service.app.controllers.audit import AuditController
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
 from service.app.controllers.tables import TableController
@@ -32,7 +36,12 @@ from service.clock import Clock
 from service.database import database_url, migrated, wait_for_database
 from service.handling import CommandHandler, WalletHandler
 from service.live import LiveHub
-from service.observability import SSE_CONNECTIONS, configure_logging, request_id_middleware
+from service.observability import (
+    SSE_CONNECTIONS,
+    configure_logging,
+    request_id_middleware,
+    watch_projection_lag,
+)
 from service.settings import Settings, load_settings
 
 __all__ = ["create_app"]
@@ -63,16 +72,23 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)
+        audit = ProjectionRunner(AuditProjection(), dsn=url, pool=pool)
         app.state.update(pool=pool, commands=commands, wallets=WalletHandler(pool), hub=hub)
         await hub.start()
         SSE_CONNECTIONS.set_function(lambda: hub.connections)
         if settings.clock:
             clock.start()
+        if settings.projections:
+            await audit.start()
+        lag = asyncio.create_task(watch_projection_lag(pool, [audit.projection.name]))
         try:
             yield
         finally:
-            # Stop taking time-outs and close live streams before the pool goes.
+            lag.cancel()
+            # Stop taking time-outs, hand projection leadership over and close live streams
+            # before the pool goes.
             await clock.stop()
+            await audit.stop()
             await hub.stop()
             await pool.close()
 
@@ -81,6 +97,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             TableController,
             WalletController,
             HistoryController,
+            AuditController,
             HealthController,
             MetricsController,
         ],

@@ -43,7 +43,7 @@ _box_records = msgspec.json.Decoder(list[BoxRecord])
 
 _PLAYER_ROUNDS = """
 SELECT r.table_id, r.round, r.settled_at, r.commitment, r.seed, r.dealer_cards, r.dealer_hand,
-       sum(b.staked) AS staked, sum(b.paid_back) AS paid_back,
+       sum(b.staked)::bigint AS staked, sum(b.paid_back)::bigint AS paid_back,
        json_agg(b.detail ORDER BY b.box)::text AS boxes
 FROM round_boxes b JOIN rounds r USING (table_id, round)
 WHERE b.player = $1 AND ($2::timestamptz IS NULL OR r.settled_at < $2)

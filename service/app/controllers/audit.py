@@ -1,0 +1,169 @@
+"""The auditor's API: the audit feed, a round's regulator record, replay verification,
+seed reveals, and the reconciliation report (auditors and operators)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, get, post
+from litestar.exceptions import ClientException, NotFoundException
+from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.status_codes import HTTP_200_OK
+
+from projections.audit import AuditPage, audit_feed, round_record
+from service.app.auth import require
+from service.app.dependencies import Caller, Pool
+from service.app.responses import problems
+from service.audit.reconcile import ReconcileReport, reconcile
+from service.audit.replay import ReplayReport, select_rounds, verify_rounds
+
+__all__ = ["AuditController", "ReplayRequest", "SeedReveal"]
+
+
+class ReplayRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One round (``table_id`` and ``round``), or every round settled in ``[from, to)``."""
+
+    table_id: str | None = None
+    round: int | None = None
+    since: datetime | None = msgspec.field(default=None, name="from")
+    until: datetime | None = msgspec.field(default=None, name="to")
+
+
+class SeedReveal(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    round: int
+    commitment: str
+    seed: str
+    """Hex; sha256(bytes.fromhex(seed)) == commitment."""
+    verified: bool
+    """The server checked the commitment too."""
+
+
+class ReplaySummary(msgspec.Struct, frozen=True, kw_only=True):
+    rounds: int
+    verified: int
+    failed: int
+    skipped: list[str]
+    commands: int
+    events: int
+    differences: list[str]
+
+
+class AuditController(Controller):
+    path = "/v1/audit"
+    tags = ("audit",)
+
+    @get(
+        "/feed",
+        summary="Every event in commit order, secrets of open rounds hidden",
+        responses=problems(422),
+    )
+    async def feed(
+        self,
+        pool: Pool,
+        principal: Caller,
+        after: Annotated[str | None, QueryParameter(required=False, max_length=60)] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
+    ) -> AuditPage:
+        require(principal, "auditor")
+        async with pool.acquire() as conn:
+            try:
+                return await audit_feed(conn, after, limit)
+            except ValueError as exc:
+                raise ClientException(str(exc), status_code=422) from None
+
+    @get(
+        "/rounds/{table_id:str}/{number:int}",
+        summary="A round's regulator record",
+        responses=problems(404),
+    )
+    async def record(
+        self, table_id: FromPath[str], number: FromPath[int], pool: Pool, principal: Caller
+    ) -> dict[str, Any]:
+        require(principal, "auditor")
+        async with pool.acquire() as conn:
+            found = await round_record(conn, table_id, number)
+        if found is None:
+            raise NotFoundException(f"no audit record for {table_id}:{number} (yet)")
+        return found
+
+    @get(
+        "/rounds/{table_id:str}/{number:int}/seed",
+        summary="The seed of a settled round",
+        responses=problems(404, 409),
+    )
+    async def seed(
+        self, table_id: FromPath[str], number: FromPath[int], pool: Pool, principal: Caller
+    ) -> SeedReveal:
+        require(principal, "auditor", "operator")
+        row = await pool.fetchrow(
+            "SELECT commitment, seed FROM rounds WHERE table_id = $1 AND round = $2",
+            table_id,
+            number,
+        )
+        if row is None:
+            raise NotFoundException(f"round {table_id}:{number} is not settled, or unknown")
+        verified = hashlib.sha256(bytes.fromhex(row["seed"])).hexdigest() == row["commitment"]
+        return SeedReveal(
+            table_id=table_id,
+            round=number,
+            commitment=row["commitment"],
+            seed=row["seed"],
+            verified=verified,
+        )
+
+    @post(
+        "/replay",
+        status_code=HTTP_200_OK,
+        summary="Re-run the rules over recorded rounds",
+        responses=problems(404, 422),
+    )
+    async def replay(
+        self, data: JSONBody[ReplayRequest], pool: Pool, principal: Caller
+    ) -> ReplaySummary:
+        require(principal, "auditor")
+        if (data.table_id is None) != (data.round is None):
+            raise ClientException(
+                "give table_id and round together, or a from/to range", status_code=422
+            )
+        async with pool.acquire() as conn:
+            try:
+                selection, skipped = await select_rounds(
+                    conn,
+                    table_round=(data.table_id, data.round)
+                    if data.table_id is not None and data.round is not None
+                    else None,
+                    start=data.since,
+                    end=data.until,
+                )
+            except LookupError as exc:
+                raise NotFoundException(str(exc)) from None
+            report: ReplayReport = await verify_rounds(conn, selection)
+        return ReplaySummary(
+            rounds=report.rounds,
+            verified=report.verified,
+            failed=report.failed,
+            skipped=[*skipped, *report.skipped],
+            commands=report.commands,
+            events=report.events,
+            differences=[str(d) for d in report.differences],
+        )
+
+    @get(
+        "/reconciliation",
+        summary="Wallet events vs round events vs balances, to the unit",
+        responses=problems(),
+    )
+    async def reconciliation(
+        self,
+        pool: Pool,
+        principal: Caller,
+        since: Annotated[datetime | None, QueryParameter(name="from", required=False)] = None,
+        until: Annotated[datetime | None, QueryParameter(name="to", required=False)] = None,
+    ) -> ReconcileReport:
+        require(principal, "auditor", "operator")
+        async with pool.acquire() as conn:
+            return await reconcile(conn, start=since, end=until)
