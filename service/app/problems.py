@@ -6,7 +6,8 @@ them; messages never name a hidden card, the deck or the seed.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 import asyncpg
 from litestar.plugins.problem_details import (
@@ -28,76 +29,44 @@ def problem_type(code: str) -> str:
     return f"/problems/{code}"
 
 
-def _refusal(exc: RuleViolation) -> ProblemDetailsException:
+def _problem(
+    code: str,
+    status: int,
+    detail: str,
+    *,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> ProblemDetailsException:
     return ProblemDetailsException(
-        detail=exc.message,
-        status_code=STATUS_OF_KIND[exc.kind],
-        type_=problem_type(exc.code),
-        title=exc.code.replace("_", " "),
-        extra={"code": exc.code},
+        detail=detail,
+        status_code=status,
+        headers=headers,
+        type_=problem_type(code),
+        title=code.replace("_", " "),
+        extra={"code": code, **extra},
     )
+
+
+def _refusal(exc: RuleViolation) -> ProblemDetailsException:
+    return _problem(exc.code, STATUS_OF_KIND[exc.kind], exc.message)
 
 
 def _version(exc: VersionMismatch) -> ProblemDetailsException:
-    return ProblemDetailsException(
-        detail=str(exc),
-        status_code=412,
-        type_=problem_type("version_mismatch"),
-        title="version mismatch",
-        extra={"code": "version_mismatch", "current_version": exc.actual},
-    )
+    return _problem("version_mismatch", 412, str(exc), current_version=exc.actual)
 
 
-def _conflict(exc: Conflict) -> ProblemDetailsException:
-    return ProblemDetailsException(
-        detail=str(exc),
-        status_code=503,
-        headers={"Retry-After": "1"},
-        type_=problem_type("busy"),
-        title="busy",
-        extra={"code": "busy"},
-    )
-
-
-def _transfer(exc: TransferMismatch) -> ProblemDetailsException:
-    return ProblemDetailsException(
-        detail=str(exc),
-        status_code=409,
-        type_=problem_type("transfer_id_reused"),
-        title="transfer id reused",
-        extra={"code": "transfer_id_reused"},
-    )
-
-
-def _reused(exc: IdempotencyKeyReused) -> ProblemDetailsException:
-    return ProblemDetailsException(
-        detail=str(exc),
-        status_code=422,
-        type_=problem_type("idempotency_key_reused"),
-        title="idempotency key reused",
-        extra={"code": "idempotency_key_reused"},
-    )
-
-
-def _ruleset(exc: RulesetError) -> ProblemDetailsException:
-    return ProblemDetailsException(
-        detail=str(exc),
-        status_code=422,
-        type_=problem_type("invalid_ruleset"),
-        title="invalid ruleset",
-        extra={"code": "invalid_ruleset"},
-    )
+def _fixed(code: str, status: int, **kwargs: Any) -> Callable[[Exception], Any]:
+    """A mapper whose detail is the exception's own (safe) message."""
+    return lambda exc: _problem(code, status, str(exc), **kwargs)
 
 
 def _unavailable(exc: Exception) -> ProblemDetailsException:
     # Never the driver's message: it can name hosts and users.
-    return ProblemDetailsException(
-        detail="the database is unavailable; retry shortly",
-        status_code=503,
+    return _problem(
+        "unavailable",
+        503,
+        "the database is unavailable; retry shortly",
         headers={"Retry-After": "2"},
-        type_=problem_type("unavailable"),
-        title="unavailable",
-        extra={"code": "unavailable"},
     )
 
 
@@ -108,10 +77,10 @@ def problem_details_plugin() -> ProblemDetailsPlugin:
             exception_to_problem_detail_map={
                 RuleViolation: _refusal,
                 VersionMismatch: _version,
-                Conflict: _conflict,
-                TransferMismatch: _transfer,
-                RulesetError: _ruleset,
-                IdempotencyKeyReused: _reused,
+                Conflict: _fixed("busy", 503, headers={"Retry-After": "1"}),
+                TransferMismatch: _fixed("transfer_id_reused", 409),
+                RulesetError: _fixed("invalid_ruleset", 422),
+                IdempotencyKeyReused: _fixed("idempotency_key_reused", 422),
                 OSError: _unavailable,
                 TimeoutError: _unavailable,
                 asyncpg.PostgresConnectionError: _unavailable,

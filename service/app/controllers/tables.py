@@ -23,6 +23,7 @@ from service.app.auth import Principal, require
 from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
 from service.app.responses import problems
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
+from service.handling import CommandHandler
 from service.rules.cards import CardError, parse_cards
 from service.rules.presets import make_ruleset
 from service.rules.state import Table
@@ -134,10 +135,7 @@ class TableController(Controller):
         commands: Commands,
         principal: Caller,
     ) -> TableView:
-        require(principal, "operator")
-        await _known(pool, table_id)
-        await commands.execute(table_id, CloseTable(), _actor(principal))
-        return await load_view(pool, table_id, viewer_of(principal))
+        return await _operate(pool, commands, principal, table_id, CloseTable())
 
     @post(
         "/{table_id:str}/reopen",
@@ -152,10 +150,7 @@ class TableController(Controller):
         commands: Commands,
         principal: Caller,
     ) -> TableView:
-        require(principal, "operator")
-        await _known(pool, table_id)
-        await commands.execute(table_id, ReopenTable(), _actor(principal))
-        return await load_view(pool, table_id, viewer_of(principal))
+        return await _operate(pool, commands, principal, table_id, ReopenTable())
 
     @post(
         "/{table_id:str}/commands",
@@ -210,6 +205,8 @@ class TableController(Controller):
             "view as data. Reconnect with `Last-Event-ID` (or `?after=`) to catch up on every "
             "state missed, in order."
         ),
+        # Documented as what it is: without this the 200 claims application/json.
+        media_type="text/event-stream",
         responses=problems(404),
     )
     async def stream(
@@ -255,6 +252,19 @@ class TableController(Controller):
         require(principal, "operator")
         await _known(pool, table_id)
         await _store_test_deck(pool, state, table_id, data.cards)
+
+
+async def _operate(
+    pool: DbPool,
+    commands: CommandHandler,
+    principal: Principal,
+    table_id: str,
+    command: CloseTable | ReopenTable,
+) -> TableView:
+    require(principal, "operator")
+    await _known(pool, table_id)
+    await commands.execute(table_id, command, _actor(principal))
+    return await load_view(pool, table_id, viewer_of(principal))
 
 
 async def _store_test_deck(pool: DbPool, state: State, table_id: str, deck: list[str]) -> None:
