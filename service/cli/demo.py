@@ -1,11 +1,12 @@
 """``russian-poker demo``: bot players play rounds through the HTTP API of a running service.
 
 A newcomer runs ``serve`` and then ``demo`` and sees tables, wallets, rounds and reports
-fill up, all through the same API a casino frontend uses. The bots' choices (stakes, bonus
-bets, dark boxes, draws) come from ``random.Random(seed)``, one stream per table, so a seed
-replays the same behaviour whatever order the concurrent tables happen to run in; the
-cards come from the service's own shuffle. Table and player ids carry a per-run id, so runs
-never collide, and every deposit's transfer id is derived from the seed and the player.
+fill up, all through the same API a casino frontend uses. The bots' choices come from
+``random.Random(seed)``: per table, one stream for the bets (how many bots, stakes, bonus
+bets, dark boxes, repeats) and one for decisions, so a seed places the same bets whatever
+order the concurrent tables run in and whatever cards the service's own shuffle deals.
+Table and player ids carry a per-run id, so runs never collide; every deposit's transfer id
+is derived from the seed and the player.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ DEPOSIT: Final = 200_000
 TOP_UP_BELOW: Final = 40_000
 """A bot tops up before a round when its balance falls below this: enough for the worst
 round it can bet (a 500 ante, dark box, draw fee and the largest insurance)."""
-_RETRIES: Final = 3
+_RETRIES: Final = 5
 
 Json = dict[str, Any]
 Echo = Callable[[str], None]
@@ -122,13 +123,20 @@ class _Api:
                 )
             except httpx.TransportError as exc:
                 raise DemoError(f"{method} {path}: cannot reach the service ({exc!r})") from None
-            # 503 means busy or the database is briefly away; every command carries an
-            # Idempotency-Key and every deposit a transfer id, so sending it again is safe.
-            if response.status_code == 503 and attempt + 1 < _RETRIES:
-                await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+            # 429 (this bot's rate limit) and 503 (busy, or the database briefly away) say
+            # when to come back; every command carries an Idempotency-Key and every deposit
+            # a transfer id, so sending it again is safe.
+            if response.status_code in (429, 503) and attempt + 1 < _RETRIES:
+                wait = response.headers.get("Retry-After") or response.headers.get(
+                    "RateLimit-Reset", "1"
+                )
+                await asyncio.sleep(max(float(wait), 0.1))
                 continue
             break
-        data: Json = response.json() if response.content else {}
+        try:
+            data: Json = response.json() if response.content else {}
+        except ValueError:  # not JSON: a proxy's error page, say
+            data = {}
         if response.is_success or data.get("type") in accept:
             return data
         problem = data.get("type", "")
@@ -152,13 +160,14 @@ class _Bot:
 class _Table:
     """One table and its bots, played a round at a time."""
 
-    def __init__(
-        self, api: _Api, table_id: str, preset: str, rng: random.Random, seed: int, echo: Echo
-    ) -> None:
+    def __init__(self, api: _Api, run: str, index: int, seed: int, echo: Echo) -> None:
         self.api = api
-        self.table_id = table_id
-        self.preset = preset
-        self.rng = rng
+        self.table_id = f"demo-{run}-{index + 1}"
+        self.preset = PRESETS[index % len(PRESETS)]
+        # Streams per table, so concurrency cannot reorder them; decisions have their own
+        # because they depend on the cards, and the bets must not.
+        self.rng = random.Random(f"{seed}:{index}")
+        self.decisions = random.Random(f"{seed}:{index}:decisions")
         self.seed = seed
         self.echo = echo
         self.rules: Json = {}
@@ -259,7 +268,7 @@ class _Table:
                     box = next((b for b in _boxes(view) if b["yours"] and b["actions"]), None)
                     if box is None:
                         break
-                    view = await self.send(bot, choose(box, self.rules, self.rng))
+                    view = await self.send(bot, choose(box, self.rules, self.decisions))
                     acted = True
                 if _finished(view, number):
                     return await self.record(number, of)
@@ -334,10 +343,8 @@ def choose(box: Json, rules: Json, rng: random.Random) -> Json:
 async def _play_table(
     api: _Api, index: int, run: str, seed: int, rounds: int, echo: Echo
 ) -> tuple[TableResult, int]:
-    preset = PRESETS[index % len(PRESETS)]
-    rng = random.Random(f"{seed}:{index}")  # one stream per table: order-independent
-    table = _Table(api, f"demo-{run}-{index + 1}", preset, rng, seed, echo)
-    result = TableResult(table_id=table.table_id, preset=preset, players=[])
+    table = _Table(api, run, index, seed, echo)
+    result = TableResult(table_id=table.table_id, preset=table.preset, players=[])
     try:
         await table.open(index + 1)
         result.players = [bot.player for bot in table.bots]
@@ -402,7 +409,7 @@ def _report(summary: DemoSummary, echo: Echo) -> None:
 @click.option("--rounds", type=click.IntRange(1, 10_000), required=True, help="Rounds per table.")
 @click.option("--seed", type=int, default=None, help="Bots' choices; random (printed) if unset.")
 def demo(url: str, tables: int, rounds: int, seed: int | None) -> None:
-    """Play ROUNDS rounds on TABLES new tables with bot players through the HTTP API."""
+    """Bots play --rounds rounds on --tables new tables through a running service's API."""
     try:
         settings = load_settings()
     except ConfigurationError as exc:
@@ -413,6 +420,12 @@ def demo(url: str, tables: int, rounds: int, seed: int | None) -> None:
 
     async def main() -> DemoSummary:
         async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            try:
+                await client.get("/health/live")
+            except httpx.TransportError:
+                raise click.ClickException(
+                    f"no service at {url}: start one with `russian-poker serve`"
+                ) from None
             return await run_demo(
                 client,
                 settings.jwt_secret,
