@@ -97,6 +97,7 @@ DEFAULT_BONUS_PAYTABLE: Final[dict[CategoryLabel, int]] = {
     "royal_flush": 1000,
 }
 
+_DECK_SIZE: Final = 52
 _MAX_AMOUNT: Final = 10**12
 """No stake or limit above this: keeps every sum of a round far inside a PostgreSQL bigint."""
 
@@ -218,7 +219,26 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             value = getattr(self, name)
             need(1 <= value <= 3600, f"`{name}` must be 1..3600 seconds, got {value}")
         problems.extend(self._paytable_problems())
+        if not problems and self.cards_needed > _DECK_SIZE:
+            problems.append(
+                f"`boxes` ({self.boxes}) is too many for one {_DECK_SIZE}-card deck: a round "
+                f"can take up to {self.cards_needed} cards (5 to each box and the dealer, each "
+                "box's draw, the dealer draw); lower `boxes` or the draws allowed"
+            )
         return problems
+
+    @property
+    def cards_needed(self) -> int:
+        """The most cards one round can take from its deck: five to each box and to the
+        dealer, each box's one draw (a sixth card, or replacements for discards that are set
+        aside), and the dealer draw (the paid card plus same-rank redraws, at most three)."""
+        exchange = 0 if self.discards_return_to_deck else self.max_exchange_cards
+        per_box = max(int(self.buy_sixth_card), exchange)
+        dealer = 0
+        if self.dealer_draw:
+            limit = self.dealer_redraw_limit
+            dealer = 4 if limit is None else min(4, 1 + limit)
+        return 5 * (self.boxes + 1) + self.boxes * per_box + dealer
 
     def _paytable_problems(self) -> list[str]:
         problems: list[str] = []

@@ -1,13 +1,29 @@
 """A stateful property test of the rules core: random tables, random players, random commands.
 
-Hypothesis plays a table under a random (valid) ruleset with 2-4 funded players and an
-observer, sending every kind of command, legal and illegal, plus "smart" moves that keep
-rounds progressing to settlement. After every step it checks what must always hold: the 52
-cards are partitioned, money is conserved (wallet events against an independent reading of
-the game events), balances stay non-negative and agree with their events, replay and a JSON
-snapshot reproduce the state, seeds match their commitments, every dealt box is settled once,
-and the table's box limits hold. A refused command must change nothing; any exception other
-than :class:`RuleViolation` is a bug.
+Hypothesis plays a table under a random valid ruleset (a preset plus random overrides) with
+2-4 players with random balances, sometimes an observer, a private table, or a player whose
+wallet is missing or in another currency. It sends every kind of command, legal and illegal,
+from the right and the wrong senders, plus "smart" moves that keep rounds going to the
+showdown and rounds on stacked (test-mode) decks that deal rare hands on purpose.
+
+A refused command (``RuleViolation``) must change nothing; any other exception is a bug.
+After every step:
+
+1. the 52 cards are exactly partitioned among deck, boxes, dealer and set-aside cards;
+2. money is conserved: per (round, box, player), and per settled round, what the wallet
+   events moved equals the house's result read independently off the game events, whose
+   amounts are themselves re-derived from the rules (bonus, draw fees, insurance range,
+   settlement against the dealer's hand as it stood, ``max_payout``), and the deal is the
+   committed deck card by card, in play order;
+3. no balance is below zero, and each is its deposits - debits + credits;
+4. replaying the table's events (through the store codec) from ``Table()`` gives the
+   state, and so does a JSON round trip of the state;
+5. every revealed seed hashes to its round's commitment;
+6. every dealt box of a settled round is settled exactly once (its bonus too);
+7. no more boxes than ``boxes``, no player more light boxes than allowed;
+
+plus the order of play (each player's boxes in ante order, one draw per box, the dealer
+draw's highest card and free same-rank redraws within ``dealer_redraw_limit``) and seats.
 """
 
 from __future__ import annotations
@@ -22,7 +38,7 @@ from typing import Any
 import msgspec
 from hypothesis import HealthCheck, assume, event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from events.codec import Event, decode_event, encode_event
 from events.commands import (
@@ -41,6 +57,7 @@ from events.commands import (
     Insure,
     LeaveTable,
     OpenRound,
+    OpenTable,
     PlaceAnte,
     Play,
     ReopenTable,
@@ -60,9 +77,12 @@ from events.game import (
     DealerCardReplaced,
     DealerExchangeRequested,
     DealerRevealed,
+    PlayerLeft,
+    PlayerSeated,
     RoundOpened,
     RoundSettled,
     SixthCardBought,
+    TableOpened,
 )
 from events.ruleset import BONUS_THRESHOLDS, CATEGORY_LABELS, Ruleset
 from events.wallet import (
@@ -72,15 +92,15 @@ from events.wallet import (
     WalletDebited,
     WalletEvent,
 )
-from service.rules.cards import FULL_DECK
-from service.rules.deck import shuffled
+from service.rules.cards import FULL_DECK, RANKS, SUITS
+from service.rules.deck import shuffled, stacked
 from service.rules.errors import RuleViolation
 from service.rules.evolve import evolve
 from service.rules.hands import evaluate, qualifies
 from service.rules.payouts import insurance_range, paid_for
 from service.rules.presets import PRESETS, RulesetError, make_ruleset
 from service.rules.state import Table
-from service.rules.wallets import Wallet, open_wallet
+from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet
 from tests.rules.scenario import OPERATOR, Scenario
 
 OBSERVER = Actor(role="player", id="observer")
@@ -172,7 +192,6 @@ class BoxRecord:
     dark: bool
     bet: int
     insurance: int = 0
-    fees: int = 0
     cards: list[str] = field(default_factory=list)
     first_five: tuple[str, ...] = ()
     folded: bool = False
@@ -182,6 +201,10 @@ class BoxRecord:
     @property
     def staked(self) -> int:
         return self.ante + self.bonus + self.bet
+
+    @property
+    def light_undecided(self) -> bool:
+        return not self.dark and not self.folded and not self.bet
 
 
 def expected_bonus(rules: Ruleset, first_five: tuple[str, ...], stake: int) -> tuple[int, int]:
@@ -241,31 +264,46 @@ class Ledger:
     rounds: dict[int, dict[int, BoxRecord]] = field(default_factory=dict)
     commitments: dict[int, str] = field(default_factory=dict)
     seeds: dict[int, bytes] = field(default_factory=dict)
+    decks: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Each round's deck order as committed: the seed's shuffle, or test mode's stack."""
     dealt: dict[int, set[int]] = field(default_factory=dict)
     bonus_settled: Counter[tuple[int, int]] = field(default_factory=Counter)
     box_settled: Counter[tuple[int, int]] = field(default_factory=Counter)
     settled_rounds: set[int] = field(default_factory=set)
     dealer: tuple[str, ...] = ()
+    replaced: list[DealerCardReplaced] = field(default_factory=list)
+    """This round's dealer draw, paid card first."""
+    seats: dict[str, int] = field(default_factory=dict)
+    private_for: str | None = None
 
     def read(self, events: Iterable[Event]) -> None:
         for e in events:
             match e:
+                case TableOpened():
+                    self.private_for = e.private_for
+                case PlayerSeated():
+                    assert e.player not in self.seats and e.seat not in self.seats.values()
+                    assert self.private_for in (None, e.player), "a private table"
+                    self.seats[e.player] = e.seat
+                case PlayerLeft():
+                    assert self.seats.pop(e.player) == e.seat
+                    latest = self.rounds[max(self.rounds)] if self.rounds else {}
+                    live = [n for n, b in latest.items() if b.player == e.player]
+                    assert all(self.box_settled[max(self.rounds), n] for n in live)
                 case RoundOpened():
-                    assert e.round not in self.rounds, "a round number is opened twice"
+                    assert e.round == len(self.rounds) + 1, "rounds are numbered 1, 2, ..."
                     self.rounds[e.round] = {}
                     self.commitments[e.round] = e.commitment
                     self.seeds[e.round] = e.seed
-                    self.dealer = ()
-                case AntePlaced():
-                    assert e.bet == (2 * e.ante if e.dark else 0)
-                    assert e.box not in self.rounds[e.round], "a box is bet twice"
-                    self.rounds[e.round][e.box] = BoxRecord(
-                        player=e.player, ante=e.ante, bonus=e.bonus, dark=e.dark, bet=e.bet
+                    self.decks[e.round] = (
+                        stacked(e.seed, e.deck).cards if e.deck else deck_of(e.seed)
                     )
-                    self.house[e.round, e.box, e.player] += e.ante + e.bonus + e.bet
+                    self.dealer, self.replaced = (), []
+                case AntePlaced():
+                    self._placed(e)
                 case BetsCancelled():
                     box = self.rounds[e.round].pop(e.box)
-                    assert box.player == e.player
+                    assert box.player == e.player and e.round not in self.dealt
                     self.house[e.round, e.box, e.player] -= box.staked
                 case CardsDealt():
                     self._dealt(e)
@@ -279,83 +317,149 @@ class Ledger:
                         self.house[e.round, e.box, e.player] -= e.stake + e.won
                 case SixthCardBought():
                     box = self._drawing(e.round, e.box)
+                    assert self.rules.buy_sixth_card
                     assert e.fee == self.rules.sixth_card_fee_antes * box.ante
-                    assert len(box.cards) == 5
                     box.cards.append(e.card)
-                    box.fees += e.fee
                     self.house[e.round, e.box, box.player] += e.fee
                 case CardsExchanged():
                     box = self._drawing(e.round, e.box)
                     count = len(e.discarded)
                     assert 1 <= count <= self.rules.max_exchange_cards
-                    assert count == len(e.received)
+                    assert count == len(e.received) == len(set(e.discarded))
                     assert e.fee == self.rules.draw_fee_antes[count - 1] * box.ante
                     assert set(e.discarded) <= set(box.cards)
-                    kept = [c for c in box.cards if c not in e.discarded]
-                    box.cards = kept + list(e.received)
-                    box.fees += e.fee
+                    box.cards = [c for c in box.cards if c not in e.discarded] + list(e.received)
                     self.house[e.round, e.box, box.player] += e.fee
                 case BoxPlayed():
-                    box = self.rounds[e.round][e.box]
-                    assert not box.dark and not box.folded and box.bet == 0
+                    box = self._on_turn(e.round, e.box)
                     assert e.bet == 2 * box.ante
                     if e.insurance:
-                        limits = self.rules.insurance_min_hand is not None
-                        assert limits and e.insurance >= box.ante
+                        assert e.insurance in insurable(self.rules, box), "insurance amount"
                     box.bet, box.insurance = e.bet, e.insurance
                     self.house[e.round, e.box, box.player] += e.bet + e.insurance
                 case BoxFolded():
-                    box = self.rounds[e.round][e.box]
-                    assert not box.dark and box.bet == 0
-                    box.folded = True
+                    self._on_turn(e.round, e.box).folded = True
                 case DealerRevealed():
-                    self.dealer = e.cards
+                    boxes = self.rounds[e.round].values()
+                    assert all(b.dark or b.folded or b.bet for b in boxes), "all boxes decided"
+                    assert e.cards == self.dealer, "the dealer shows the dealt hand"
                     assert e.qualifies == qualifies(evaluate(e.cards))
+                    assert e.hand == evaluate(e.cards).category.label
                 case DealerExchangeRequested():
                     box = self.rounds[e.round][e.box]
+                    assert self.rules.dealer_draw and not qualifies(evaluate(self.dealer))
                     assert not box.dark and not box.folded and box.bet > 0
                     box.asked_dealer = True
                 case DealerCardReplaced():
-                    assert e.replaced in self.dealer
-                    assert not qualifies(evaluate(self.dealer))
-                    self.dealer = tuple(e.card if c == e.replaced else c for c in self.dealer)
+                    self._dealer_card_replaced(e)
                 case BoxSettled():
                     self._box_settled(e)
                 case RoundSettled():
-                    assert hashlib.sha256(e.seed).hexdigest() == e.commitment
-                    self.settled_rounds.add(e.round)
-                    assert e.commitment == self.commitments[e.round]
-                    assert e.seed == self.seeds[e.round]
+                    self._round_settled(e)
+
+    def _placed(self, e: AntePlaced) -> None:
+        assert e.player in self.seats, "only a seated player bets"
+        assert e.bet == (2 * e.ante if e.dark else 0)
+        assert e.box not in self.rounds[e.round], "a box is bet twice"
+        assert e.round not in self.dealt, "a bet after the deal"
+        self.rounds[e.round][e.box] = BoxRecord(
+            player=e.player, ante=e.ante, bonus=e.bonus, dark=e.dark, bet=e.bet
+        )
+        self.house[e.round, e.box, e.player] += e.ante + e.bonus + e.bet
 
     def _dealt(self, e: CardsDealt) -> None:
         boxes = self.rounds[e.round]
         order = sorted(boxes, key=lambda n: (-boxes[n].ante, n))
         assert [h.box for h in e.hands] == order, "boxes are dealt in play order"
         seats = len(order) + 1
-        deck = deck_of(self.seeds[e.round])[: 5 * seats]
+        deck = self.decks[e.round][: 5 * seats]
         for i, hand in enumerate(e.hands):
             assert hand.cards == deck[i::seats], "the deal is the committed deck, card by card"
             boxes[hand.box].cards = list(hand.cards)
             boxes[hand.box].first_five = hand.cards
         assert e.dealer_cards == deck[len(order) :: seats]
+        self.dealer = e.dealer_cards
         self.dealt[e.round] = set(order)
 
+    def _on_turn(self, round_: int, number: int) -> BoxRecord:
+        """A light box deciding: undecided, and the player's earlier boxes have decided."""
+        boxes = self.rounds[round_]
+        box = boxes[number]
+        assert box.light_undecided, "only an undecided light box decides"
+        before = [
+            b
+            for n, b in boxes.items()
+            if b.player == box.player and (-b.ante, n) < (-box.ante, number)
+        ]
+        assert not any(b.light_undecided for b in before), "a player's boxes act in order"
+        return box
+
     def _drawing(self, round_: int, number: int) -> BoxRecord:
-        box = self.rounds[round_][number]
-        assert not box.dark and not box.folded and box.bet == 0
+        box = self._on_turn(round_, number)
         assert box.draws == 0, "a box draws at most once"
+        assert len(box.cards) == 5
         box.draws += 1
         return box
+
+    def _dealer_card_replaced(self, e: DealerCardReplaced) -> None:
+        assert any(b.asked_dealer for b in self.rounds[e.round].values())
+        assert not qualifies(evaluate(self.dealer)), "the dealer draws only without a game"
+        if not self.replaced:
+            assert not e.free, "the first replacement is paid for"
+            assert e.replaced == max(self.dealer, key=lambda c: RANKS.index(c[0])), (
+                "the highest card goes"
+            )
+        else:
+            last = self.replaced[-1]
+            assert e.free and last.card[0] == last.replaced[0], "free only after the same rank"
+            assert e.replaced == last.card
+            limit = self.rules.dealer_redraw_limit
+            assert limit is None or len(self.replaced) <= limit, "dealer_redraw_limit"
+        self.replaced.append(e)
+        self.dealer = tuple(e.card if c == e.replaced else c for c in self.dealer)
 
     def _box_settled(self, e: BoxSettled) -> None:
         box = self.rounds[e.round][e.box]
         assert e.player == box.player
         assert sorted(e.cards) == sorted(box.cards), "settled on the cards it holds"
+        assert e.hand == evaluate(box.cards).category.label
         assert e.dealer_draw == box.asked_dealer
+        if box.asked_dealer:
+            assert self.replaced, "a box that asked for the dealer draw waits for it"
         expected = expected_main(self.rules, box, self.dealer)
         assert (e.outcome, e.returned, e.won, e.capped) == expected, (e, box, self.dealer)
         self.box_settled[e.round, e.box] += 1
         self.house[e.round, e.box, e.player] -= e.returned + e.won
+
+    def _round_settled(self, e: RoundSettled) -> None:
+        assert hashlib.sha256(e.seed).hexdigest() == e.commitment
+        assert e.commitment == self.commitments[e.round]
+        assert e.seed == self.seeds[e.round]
+        self.settled_rounds.add(e.round)
+        asked = any(b.asked_dealer for b in self.rounds[e.round].values())
+        assert asked == bool(self.replaced)
+        if self.replaced:  # the free redraws stopped for one of the three reasons
+            last = self.replaced[-1]
+            limit = self.rules.dealer_redraw_limit
+            assert (
+                last.card[0] != last.replaced[0]
+                or qualifies(evaluate(self.dealer))
+                or (limit is not None and len(self.replaced) == limit + 1)
+            )
+
+
+def insurable(rules: Ruleset, box: BoxRecord) -> range:
+    """The insurance amounts allowed on the box's hand (RULES §5.4, capped by max_payout)."""
+    if rules.insurance_min_hand is None:
+        return range(0)
+    label = evaluate(box.cards).category.label
+    if CATEGORY_LABELS.index(label) < CATEGORY_LABELS.index(rules.insurance_min_hand):
+        return range(0)
+    multiple = sum(rules.bet_paytable[c.category.label] for c in paid_for(box.cards, rules))
+    ceiling, _ = _cap(2 * box.ante * multiple, rules)
+    if rules.insurance_max == "half_payout":
+        ceiling //= 2
+    return range(box.ante, ceiling + 1)
 
 
 def wallet_moves(events: Iterable[Event]) -> Counter[tuple[int, int, str]]:
@@ -379,12 +483,67 @@ def snapshot(value: Any) -> Any:
     return msgspec.to_builtins(value, order="deterministic")
 
 
+# -- rigged decks: rare hands on purpose ------------------------------------------------------
+
+
+def take(pool: list[str], cards: Iterable[str]) -> list[str]:
+    taken = list(cards)
+    for card in taken:
+        pool.remove(card)
+    return taken
+
+
+def rigged_hand(data: st.DataObject, pool: list[str]) -> list[str]:
+    """Five cards from ``pool``, drawn to make the combinations that payouts care about."""
+    style = data.draw(st.sampled_from(["few_ranks", "few_ranks", "suited", "run", "random"]))
+    candidates = pool
+    if style == "few_ranks":  # pairs, two pair, trips, full houses, quads
+        ranks = data.draw(st.lists(st.sampled_from(RANKS), min_size=2, max_size=3, unique=True))
+        candidates = [c for c in pool if c[0] in ranks]
+    elif style == "suited":
+        suit = data.draw(st.sampled_from(SUITS))
+        candidates = [c for c in pool if c[1] == suit]
+    elif style == "run":  # a straight (A-5 included), or six cards for two straights
+        start = data.draw(st.integers(0, 9))
+        run = "A2345" if start == 0 else RANKS[start - 1 : start + 4]
+        chosen = []
+        for rank in run:
+            options = [c for c in pool if c[0] == rank]
+            if options:
+                chosen.append(data.draw(st.sampled_from(options)))
+        if len(chosen) == 5:
+            return take(pool, chosen)
+    if len(candidates) < 5:
+        candidates = pool
+    return take(
+        pool, data.draw(st.lists(st.sampled_from(candidates), min_size=5, max_size=5, unique=True))
+    )
+
+
+def rigged_dealer(data: st.DataObject, pool: list[str]) -> tuple[list[str], list[str]]:
+    """The dealer's five cards and the cards to put next: often a hand with no game followed
+    by cards of its highest rank, so the dealer draw and its free redraws happen."""
+    available = sorted({c[0] for c in pool}, key=RANKS.index)
+    if len(available) < 5 or data.draw(st.booleans()):
+        return rigged_hand(data, pool), []
+    ranks = data.draw(st.lists(st.sampled_from(available), min_size=5, max_size=5, unique=True))
+    hand = [data.draw(st.sampled_from([c for c in pool if c[0] == r])) for r in ranks]
+    if qualifies(evaluate(hand)):
+        return take(pool, hand), []
+    take(pool, hand)
+    top = max(ranks, key=RANKS.index)
+    same = [c for c in pool if c[0] == top]
+    then = data.draw(st.permutations(same))
+    return hand, take(pool, then[: data.draw(st.integers(0, len(then)))])
+
+
 # -- the machine ----------------------------------------------------------------------------
 
 PLAYER = st.integers(0, 3)
 BOX = st.integers(-1, 11)
 AMOUNT_KIND = st.sampled_from(["min", "max", "in", "in", "in", "below", "above", "zero", "neg"])
 PICK = st.integers(0, 2**16)
+TARGET = st.tuples(st.sampled_from(["mine", "mine", "mine", "any", "random"]), PICK, BOX)
 
 
 def amount(kind: str, low: int, high: int, pick: int) -> int:
@@ -405,9 +564,24 @@ class Machine(RuleBasedStateMachine):
 
     # -- setup and the command runner -------------------------------------------------------
 
-    @initialize(setup=tables(), observer=st.booleans(), greed=st.integers(0, 6))
-    def open_table(self, setup: tuple[Ruleset, list[int]], observer: bool, greed: int) -> None:
-        """``greed`` weights the smart moves towards filling boxes before asking for the deal."""
+    @initialize(
+        setup=tables(),
+        observer=st.booleans(),
+        greed=st.integers(0, 6),
+        private=st.sampled_from([False, False, False, True]),
+        odd=st.sampled_from(["", "", "", "foreign", "walletless"]),
+    )
+    def open_table(
+        self,
+        setup: tuple[Ruleset, list[int]],
+        observer: bool,
+        greed: int,
+        private: bool,
+        odd: str,
+    ) -> None:
+        """``greed`` weights the smart moves towards filling boxes before asking for the deal;
+        a ``private`` table is opened for the first player only; an ``odd`` last player has
+        a wallet in another currency, or none at all."""
         self.greed = greed
         rules, funds = setup
         self.names = [f"p{i + 1}" for i in range(len(funds))]
@@ -419,6 +593,19 @@ class Machine(RuleBasedStateMachine):
             if not balance:  # an opened wallet with nothing in it
                 self.sc.events.extend(open_wallet(Wallet(), name, rules.currency))
                 self.sc.wallets[name] = Wallet(wallet_id=name, currency=rules.currency, opened=True)
+        if odd:
+            name = self.names[-1]
+            self.sc.events = [e for e in self.sc.events if getattr(e, "wallet_id", "") != name]
+            del self.sc.wallets[name]
+            if odd == "foreign":
+                opened = open_wallet(Wallet(), name, "XTS")
+                moves = [*opened, *deposit(fold_wallet(Wallet(), opened), "xts", 10**6)]
+                self.sc.events.extend(moves)
+                self.sc.wallets[name] = fold_wallet(Wallet(), moves)
+        if private:  # open the table again, this time for p1 alone
+            self.sc.table = Table()
+            self.sc.events = [e for e in self.sc.events if isinstance(e, WalletEvent)]
+            self.sc.run(OpenTable(ruleset=rules, private_for=self.names[0]), OPERATOR)
         self.observer_balance = self.sc.wallets[OBSERVER.id].balance if observer else None
         self.seeds_used = 0
         self.ledger = Ledger(rules)
@@ -426,7 +613,7 @@ class Machine(RuleBasedStateMachine):
         self.totals: Counter[str] = Counter()
         self.replay = Table()
         self.read_upto = 0
-        event(f"preset boxes={rules.boxes}")
+        event(f"boxes={rules.boxes}")
 
     @property
     def table(self) -> Table:
@@ -468,6 +655,23 @@ class Machine(RuleBasedStateMachine):
             raise AssertionError(f"{actor.id} was allowed {command!r}")
         assert (snapshot(self.sc.table), snapshot(self.sc.wallets), len(self.sc.events)) == before
 
+    def balance(self, name: str) -> int:
+        """What the player can stake at this table: nothing without a wallet in its currency."""
+        wallet = self.sc.wallets.get(name)
+        return wallet.balance if wallet and wallet.currency == self.ruleset.currency else 0
+
+    def aim(self, target: tuple[str, int, int]) -> tuple[Actor, int]:
+        """Who sends a box command, and for which box: mostly a box in play, by its owner."""
+        how, pick, number = target
+        current = self.table.round
+        boxes = current.boxes if current else ()
+        if how == "random" or not boxes:
+            return self.player(pick), number
+        box = boxes[pick % len(boxes)]
+        if how == "mine":
+            return Actor(role="player", id=box.player), box.number
+        return self.player(pick // 7), box.number
+
     def seed(self, salt: bytes) -> bytes:
         self.seeds_used += 1
         return hashlib.sha256(salt + self.seeds_used.to_bytes(4, "big")).digest()
@@ -481,7 +685,7 @@ class Machine(RuleBasedStateMachine):
 
     @rule(
         who=PLAYER,
-        box=BOX,
+        box=st.tuples(st.booleans(), BOX),
         kinds=st.tuples(
             AMOUNT_KIND,
             st.sampled_from(["none", "none", "min", "max", "in", "below", "above", "neg"]),
@@ -489,30 +693,35 @@ class Machine(RuleBasedStateMachine):
         dark=st.booleans(),
         pick=PICK,
     )
-    def place_ante(self, who: int, box: int, kinds: tuple[str, str], dark: bool, pick: int) -> None:
+    def place_ante(
+        self, who: int, box: tuple[bool, int], kinds: tuple[str, str], dark: bool, pick: int
+    ) -> None:
         ante_kind, bonus_kind = kinds
         rules = self.ruleset
+        current = self.table.round
+        free = [n for n in range(1, rules.boxes + 1) if current and current.box(n) is None]
+        number = free[pick % len(free)] if box[0] and free else box[1]
         ante = amount(ante_kind, rules.ante_min, rules.ante_max, pick)
         bonus = (
             0
             if bonus_kind == "none"
             else amount(bonus_kind, rules.bonus_min, rules.bonus_limit, pick)
         )
-        self.attempt(PlaceAnte(box=box, ante=ante, bonus=bonus, dark=dark), self.player(who))
+        self.attempt(PlaceAnte(box=number, ante=ante, bonus=bonus, dark=dark), self.player(who))
 
-    @rule(who=PLAYER, kind=st.sampled_from(["cancel", "cancel_all", "repeat", "deal"]), box=BOX)
-    def betting(self, who: int, kind: str, box: int) -> None:
+    @rule(aimed=TARGET, kind=st.sampled_from(["cancel", "cancel", "cancel_all", "repeat", "deal"]))
+    def betting(self, aimed: tuple[str, int, int], kind: str) -> None:
+        actor, box = self.aim(aimed)
         command = {
             "cancel": CancelBets(box=box),
             "cancel_all": CancelBets(),
             "repeat": RepeatBets(),
             "deal": Deal(),
         }[kind]
-        self.attempt(command, self.player(who))
+        self.attempt(command, actor)
 
     @rule(
-        who=PLAYER,
-        box=BOX,
+        aimed=TARGET,
         kind=st.sampled_from(["buy", "exchange", "play", "insure", "fold", "ask", "decline"]),
         discards=st.tuples(
             st.lists(st.integers(0, 5), max_size=6),
@@ -522,12 +731,12 @@ class Machine(RuleBasedStateMachine):
     )
     def decision(
         self,
-        who: int,
-        box: int,
+        aimed: tuple[str, int, int],
         kind: str,
         discards: tuple[list[int], list[str]],
         insurance: tuple[str, int],
     ) -> None:
+        actor, box = self.aim(aimed)
         own, other = discards
         current = self.table.round
         found = current.box(box) if current else None
@@ -547,7 +756,7 @@ class Machine(RuleBasedStateMachine):
                 "ask": RequestDealerExchange,
                 "decline": DeclineDealerExchange,
             }[kind](box=box)
-        self.attempt(command, self.player(who))
+        self.attempt(command, actor)
 
     @rule(
         kind=st.sampled_from(["open", "betting_time_up", "decision_time_up", "close", "reopen"]),
@@ -602,11 +811,50 @@ class Machine(RuleBasedStateMachine):
         self, command: Command, who: int, player_command: Command, observed: Command
     ) -> None:
         """Commands for another role, and anything from the observer, are refused."""
+        self.refused(OpenTable(ruleset=self.ruleset), OPERATOR, "table_already_opened")
+        self.refused(OpenTable(ruleset=self.ruleset), self.player(who), "wrong_role")
         self.refused(command, self.player(who), "wrong_role")
         self.refused(player_command, OPERATOR, "wrong_role")
         self.refused(player_command, AUDITOR, "wrong_role")
         if self.observer_balance is not None:
             self.refused(observed, OBSERVER)
+
+    @precondition(lambda self: self.table.needs_round)
+    @rule(data=st.data(), salt=st.binary(min_size=32, max_size=32))
+    def rigged_round(self, data: st.DataObject, salt: bytes) -> None:
+        """A round on a stacked deck (test mode), with bets planned first so the deal order,
+        and therefore who gets which rigged hand, is known."""
+        table, rules = self.table, self.ruleset
+        free = list(range(1, rules.boxes + 1))
+        plans: list[tuple[Actor, PlaceAnte]] = []
+        for name in self.names:
+            if table.seat_of(name) is None:
+                continue
+            budget, light = self.balance(name), 0
+            for _ in range(data.draw(st.integers(0, min(3, len(free))))):
+                top = max(rules.ante_min, min(rules.ante_max, budget // 8))
+                ante = data.draw(st.integers(rules.ante_min, top))
+                dark = light >= rules.light_boxes_per_player or data.draw(st.integers(0, 4)) == 0
+                bonus = rules.bonus_min if rules.bonus_enabled and data.draw(st.booleans()) else 0
+                cost = ante + bonus + (2 * ante if dark else 0)
+                if cost > budget or not free:
+                    break
+                number = data.draw(st.sampled_from(free))
+                free.remove(number)
+                budget, light = budget - cost, light + (not dark)
+                bet = PlaceAnte(box=number, ante=ante, bonus=bonus, dark=dark)
+                plans.append((Actor(role="player", id=name), bet))
+        order = sorted(plans, key=lambda p: (-p[1].ante, p[1].box))
+        pool = list(FULL_DECK)
+        hands = [rigged_hand(data, pool) for _ in order]
+        dealer, then = rigged_dealer(data, pool)
+        deck = (*(hand[i] for i in range(5) for hand in (*hands, dealer)), *then)
+        assert self.attempt(OpenRound(seed=self.seed(salt), deck=deck), SYSTEM) is None
+        for actor, bet in plans:
+            assert self.attempt(bet, actor) is None
+        for actor in dict.fromkeys(actor for actor, _ in plans):
+            assert self.attempt(Deal(), actor) is None
+        event(f"rigged round with {len(plans)} boxes")
 
     # -- smart moves that keep rounds going -------------------------------------------------
 
@@ -620,7 +868,9 @@ class Machine(RuleBasedStateMachine):
         if table.needs_round:
             return [[(OpenRound(seed=self.seed(salt)), SYSTEM)]]
         assert current is not None
-        unseated = [n for n in self.names if table.seat_of(n) is None]
+        unseated = [
+            n for n in self.names if table.seat_of(n) is None and table.private_for in (None, n)
+        ]
         if unseated and None in table.seats:
             groups.append([(SitDown(), Actor(role="player", id=n)) for n in unseated])
         if current.phase == "betting":
@@ -633,7 +883,7 @@ class Machine(RuleBasedStateMachine):
                     continue
                 mine = current.boxes_of(name)
                 light = sum(b.light for b in mine)
-                balance = self.sc.balance(name)
+                balance = self.balance(name)
                 for number in free:
                     dark = light >= rules.light_boxes_per_player or pick % 7 == 0
                     cost = 3 if dark else 1
@@ -709,7 +959,7 @@ class Machine(RuleBasedStateMachine):
             command, actor = group[(pick // len(groups)) % len(group)]
             refusal = self.attempt(command, actor)
             # Repeating last round's bets may find a box taken; otherwise only money refuses.
-            allowed = {"insufficient_funds"} | (
+            allowed = {"insufficient_funds", "currency_mismatch", "no_wallet"} | (
                 {"box_taken"} if isinstance(command, RepeatBets) else set()
             )
             assert refusal is None or refusal in allowed, f"{command!r} by {actor.id}: {refusal}"
@@ -844,7 +1094,7 @@ class Machine(RuleBasedStateMachine):
 
 
 Machine.TestCase.settings = settings(
-    max_examples=150,
+    max_examples=100,
     stateful_step_count=50,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
