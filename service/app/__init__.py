@@ -42,7 +42,7 @@ from service.observability import (
     request_id_middleware,
     watch_projection_lag,
 )
-from service.settings import Settings, load_settings
+from service.settings import ConfigurationError, Settings, load_settings
 
 __all__ = ["create_app"]
 
@@ -58,6 +58,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
     """The service. Start-up resolves the database, applies migrations (once, however many
     instances start together) and opens the pool; shut-down closes it."""
     settings = settings or load_settings()
+    if settings.environment == "production" and settings.test_mode:
+        # load_settings refuses this; settings built in code must not get around it.
+        raise ConfigurationError(
+            "RUSSIAN_POKER_TEST_MODE: test mode (fixed decks) is refused in production"
+        )
 
     configure_logging(settings.log_level)
 

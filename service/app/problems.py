@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 import asyncpg
+from litestar.exceptions import HTTPException
 from litestar.plugins.problem_details import (
     ProblemDetailsConfig,
     ProblemDetailsException,
@@ -20,7 +21,7 @@ from service.handling import Conflict, IdempotencyKeyReused, TransferMismatch, V
 from service.rules.errors import RuleViolation
 from service.rules.presets import RulesetError
 
-__all__ = ["STATUS_OF_KIND", "problem_details_plugin", "problem_type"]
+__all__ = ["STATUS_OF_KIND", "problem", "problem_details_plugin", "problem_type"]
 
 STATUS_OF_KIND: Final = {"forbidden": 403, "not_found": 404, "conflict": 409, "invalid": 422}
 
@@ -47,6 +48,32 @@ def _problem(
     )
 
 
+def problem(code: str, status: int, detail: str, **extra: Any) -> ProblemDetailsException:
+    """A refusal raised by the HTTP layer itself, typed like the rules' own."""
+    return _problem(code, status, detail, **extra)
+
+
+_HTTP_CODES: Final = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+    503: "unavailable",
+}
+
+
+def _http(exc: HTTPException) -> ProblemDetailsException:
+    # Litestar's own mapping puts the message in ``title`` and leaves ``type`` blank; ours
+    # keeps RFC 9457's roles: a stable type per kind, the message as ``detail``.
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    extra = {"errors": exc.extra} if exc.extra else {}
+    return _problem(code, exc.status_code, str(exc.detail), headers=exc.headers, **extra)
+
+
 def _refusal(exc: RuleViolation) -> ProblemDetailsException:
     return _problem(exc.code, STATUS_OF_KIND[exc.kind], exc.message)
 
@@ -70,11 +97,26 @@ def _unavailable(exc: Exception) -> ProblemDetailsException:
     )
 
 
+def _unstorable(exc: Exception) -> ProblemDetailsException:
+    # A value PostgreSQL cannot hold (a NUL in a text, a number past its column's range):
+    # the client's mistake, not a server error. Not the driver's message: it quotes values.
+    return _problem(
+        "invalid_value", 400, "a value is out of range or not valid text (no NUL characters)"
+    )
+
+
+def _too_deep(exc: Exception) -> ProblemDetailsException:
+    # Litestar decodes a JSON body untyped before validating it, and msgspec gives up on deep
+    # nesting with a RecursionError: a hostile body, not a server error.
+    return _problem("malformed_body", 400, "the JSON body nests too deeply")
+
+
 def problem_details_plugin() -> ProblemDetailsPlugin:
     return ProblemDetailsPlugin(
         ProblemDetailsConfig(
             enable_for_all_http_exceptions=True,
             exception_to_problem_detail_map={
+                HTTPException: _http,
                 RuleViolation: _refusal,
                 VersionMismatch: _version,
                 Conflict: _fixed("busy", 503, headers={"Retry-After": "1"}),
@@ -87,6 +129,11 @@ def problem_details_plugin() -> ProblemDetailsPlugin:
                 asyncpg.InterfaceError: _unavailable,
                 asyncpg.CannotConnectNowError: _unavailable,
                 asyncpg.TooManyConnectionsError: _unavailable,
+                # A connection lost mid-operation can leave asyncpg's protocol in a state
+                # it reports this way (MagicStack/asyncpg#784, #1069): the database went.
+                asyncpg.InternalClientError: _unavailable,
+                asyncpg.DataError: _unstorable,
+                RecursionError: _too_deep,
             },
         )
     )

@@ -28,6 +28,7 @@ _MEANING: Final = {
     404: "No such table, wallet or round.",
     409: "The rules refuse the command in the table's current state.",
     412: "`If-Match` names a version that is not the table's current one.",
+    413: "The body is larger than 64 KiB.",
     422: "The values are outside what the rules or the table allow.",
     428: "`Idempotency-Key` is required on commands.",
     429: "Too many requests from this player; see the `RateLimit-*` headers.",

@@ -9,13 +9,14 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.exceptions import ClientException, NotFoundException
+from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
 from projections.audit import AuditPage, audit_feed, round_record
 from service.app.auth import require
 from service.app.dependencies import Caller, Pool
+from service.app.problems import problem
 from service.app.responses import problems
 from service.audit.reconcile import ReconcileReport, reconcile
 from service.audit.replay import ReplayReport, select_rounds, verify_rounds
@@ -73,7 +74,7 @@ class AuditController(Controller):
             try:
                 return await audit_feed(conn, after, limit)
             except ValueError as exc:
-                raise ClientException(str(exc), status_code=422) from None
+                raise problem("invalid_cursor", 422, str(exc)) from None
 
     @get(
         "/rounds/{table_id:str}/{number:int}",
@@ -119,15 +120,17 @@ class AuditController(Controller):
         "/replay",
         status_code=HTTP_200_OK,
         summary="Re-run the rules over recorded rounds",
-        responses=problems(404, 422),
+        responses=problems(404, 413, 422),
     )
     async def replay(
         self, data: JSONBody[ReplayRequest], pool: Pool, principal: Caller
     ) -> ReplaySummary:
         require(principal, "auditor")
         if (data.table_id is None) != (data.round is None):
-            raise ClientException(
-                "give table_id and round together, or a from/to range", status_code=422
+            raise problem(
+                "invalid_replay_request",
+                422,
+                "give table_id and round together, or a from/to range",
             )
         async with pool.acquire() as conn:
             try:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import msgspec
 from litestar import Controller, get, post, put
 from litestar.datastructures import State
-from litestar.exceptions import ClientException, NotFoundException, PermissionDeniedException
+from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
@@ -21,6 +21,7 @@ from projections import tables
 from projections.views import TableView, Viewer, table_view
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
+from service.app.problems import problem
 from service.app.responses import problems
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
 from service.handling import CommandHandler
@@ -97,7 +98,7 @@ class TableController(Controller):
         "/",
         status_code=HTTP_201_CREATED,
         summary="Open a table from a preset plus overrides",
-        responses=problems(409, 422),
+        responses=problems(409, 413, 422),
     )
     async def create(
         self,
@@ -110,7 +111,9 @@ class TableController(Controller):
         require(principal, "operator")
         table_id = data.table_id or uuid.uuid4().hex[:12]
         if not _TABLE_ID.match(table_id):
-            raise ClientException("table_id: letters, digits, - and _ only, at most 64")
+            raise problem(
+                "invalid_table_id", 400, "table_id: letters, digits, - and _ only, at most 64"
+            )
         ruleset = make_ruleset(data.preset, data.overrides)
         if data.test_deck is not None:
             await _store_test_deck(pool, state, table_id, data.test_deck)
@@ -163,7 +166,7 @@ class TableController(Controller):
             "and body is answered without acting twice. `If-Match` (the table's version) "
             "makes the command conditional."
         ),
-        responses=problems(404, 409, 412, 422, 428),
+        responses=problems(404, 409, 412, 413, 422, 428),
     )
     async def command(
         self,
@@ -180,7 +183,7 @@ class TableController(Controller):
     ) -> CommandResponse:
         require(principal, "player")
         if not idempotency_key:
-            raise ClientException("an Idempotency-Key header is required", status_code=428)
+            raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
         expected = _version(if_match)
         await _known(pool, table_id)
         result = await commands.execute(
@@ -239,7 +242,7 @@ class TableController(Controller):
         "/{table_id:str}/test-deck",
         status_code=HTTP_204_NO_CONTENT,
         summary="Test mode only: the next round's deck, top first",
-        responses=problems(404, 422),
+        responses=problems(404, 413, 422),
     )
     async def test_deck(
         self,
@@ -273,7 +276,7 @@ async def _store_test_deck(pool: DbPool, state: State, table_id: str, deck: list
     try:
         cards = parse_cards(deck)
     except CardError as exc:
-        raise ClientException(str(exc), status_code=422) from None
+        raise problem("invalid_deck", 422, str(exc)) from None
     await pool.execute(
         "INSERT INTO test_decks (table_id, deck) VALUES ($1, $2)"
         " ON CONFLICT (table_id) DO UPDATE SET deck = excluded.deck",
@@ -287,7 +290,7 @@ def _version(if_match: str | None) -> int | None:
         return None
     text = if_match.strip().removeprefix("W/").strip('"')
     if not text.isdigit():
-        raise ClientException('If-Match: the table\'s version number, e.g. "12"')
+        raise problem("invalid_if_match", 400, 'If-Match: the table\'s version number, e.g. "12"')
     return int(text)
 
 

@@ -32,7 +32,7 @@ class WalletController(Controller):
         "/",
         status_code=HTTP_201_CREATED,
         summary="Open a player's wallet",
-        responses=problems(409, 422),
+        responses=problems(409, 413, 422),
     )
     async def create(
         self,
@@ -49,7 +49,7 @@ class WalletController(Controller):
         "/{wallet_id:str}/deposits",
         status_code=HTTP_200_OK,
         summary="Deposit (idempotent)",
-        responses=problems(404, 409, 422),
+        responses=problems(404, 409, 413, 422),
     )
     async def deposit(
         self,
@@ -67,7 +67,7 @@ class WalletController(Controller):
         "/{wallet_id:str}/withdrawals",
         status_code=HTTP_200_OK,
         summary="Withdraw (idempotent)",
-        responses=problems(404, 409, 422),
+        responses=problems(404, 409, 413, 422),
     )
     async def withdraw(
         self,
