@@ -201,7 +201,14 @@ class ProjectionRunner:
         while not self._stopping.is_set():
             try:
                 await self._lead_once()
-            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            except (
+                OSError,
+                TimeoutError,
+                asyncpg.PostgresError,
+                asyncpg.InterfaceError,
+                # A connection lost mid-operation can surface as this (MagicStack/asyncpg#784).
+                asyncpg.InternalClientError,
+            ) as error:
                 log.warning("projection runner lost its connection", error=str(error))
                 await self._pause(self.retry_interval)
 

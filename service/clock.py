@@ -78,6 +78,14 @@ class Clock:
         while True:
             try:
                 await self.tick()
-            except (OSError, asyncpg.PostgresError) as error:
+            except (
+                OSError,
+                TimeoutError,
+                asyncpg.PostgresError,
+                asyncpg.InterfaceError,
+                asyncpg.InternalClientError,
+            ) as error:
+                # The database went (a restart, a lost connection): keep ticking, or no
+                # time-out would ever be sent from this instance again.
                 _log.warning("clock tick failed", error=str(error))
             await asyncio.sleep(self._interval_s)
