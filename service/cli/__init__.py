@@ -9,6 +9,7 @@ from service.cli.demo import demo
 from service.cli.evaluate import evaluate
 from service.cli.maintenance import migrate_command, openapi_command
 from service.cli.serve import serve, token
+from service.cli.simulate import simulate
 
 __all__ = ["main"]
 
@@ -23,5 +24,6 @@ main.add_command(evaluate)
 main.add_command(migrate_command)
 main.add_command(openapi_command)
 main.add_command(serve)
+main.add_command(simulate)
 main.add_command(token)
 register_audit(main)

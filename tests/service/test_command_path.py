@@ -7,7 +7,7 @@ import asyncio
 import asyncpg
 import pytest
 
-from events.commands import Actor, Deal, OpenTable, PlaceAnte, Play, SitDown
+from events.commands import Actor, Deal, OpenTable, PlaceAnte, SitDown
 from service.handling import CommandHandler, TransferMismatch, VersionMismatch, WalletHandler
 from service.rules.errors import RuleViolation
 from service.rules.presets import make_ruleset
