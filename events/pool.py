@@ -36,16 +36,28 @@ async def create_pool(
     idle_in_transaction_timeout: float = DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT,
     application_name: str = "russian-poker",
 ) -> asyncpg.Pool[asyncpg.Record]:
-    """A connection pool whose sessions use :func:`session_settings`."""
+    """A connection pool whose sessions use :func:`session_settings`.
+
+    A released connection is not reset beyond rolling back an open transaction (asyncpg
+    always does that): asyncpg's default reset costs a round trip per release, and nothing
+    here leaves session state on a pooled connection. ``LISTEN``, session advisory locks,
+    ``SET`` (other than ``SET LOCAL``) and ``WITH HOLD`` cursors belong on a dedicated
+    connection (:func:`connect`), as the live hub and the projection leaders do.
+    """
     return await asyncpg.create_pool(
         dsn,
         min_size=min_size,
         max_size=max_size,
+        reset=_no_session_state,
         server_settings=session_settings(
             idle_in_transaction_timeout=idle_in_transaction_timeout,
             application_name=application_name,
         ),
     )
+
+
+async def _no_session_state(_conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """The pool's reset: nothing to undo (see :func:`create_pool`)."""
 
 
 async def connect(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import asyncpg
 import msgspec
@@ -41,6 +41,7 @@ __all__ = [
     "NewEvent",
     "Position",
     "RecordedEvent",
+    "SideWrites",
     "Snapshot",
     "StreamAppend",
     "WrongExpectedVersion",
@@ -73,6 +74,16 @@ _STREAM_SLOT: Final = re.compile(r"\)=\((.*), (\d+)\)")
 _APPEND: Final = """
 SELECT event_id, global_position, tx_id, stream_version, recorded_at
 FROM event_store_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+"""
+_APPEND_PARAMETERS: Final = 14
+# The append as a CTE that the side writes read, so it runs (and takes its stream locks)
+# before any of them writes: every writer locks in the same order, streams first.
+_APPEND_WITH: Final = """
+WITH appended AS (
+    SELECT event_id, global_position, tx_id, stream_version, recorded_at
+    FROM event_store_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+), {ctes}
+SELECT event_id, global_position, tx_id, stream_version, recorded_at FROM appended
 """
 _NOTIFY: Final = f"SELECT pg_notify('{NOTIFY_CHANNEL}', s) FROM unnest($1::text[]) AS s"
 _COLUMNS: Final = """
@@ -107,6 +118,35 @@ WHERE snapshots.version <= excluded.version
 """
 
 
+class SideWrites:
+    """Writes to run in the append's own statement, so append and writes are one round
+    trip and atomic without a transaction around them (see :func:`append`).
+
+    Each write is a data-modifying CTE (``INSERT``, ``UPDATE`` or ``DELETE``). It may read
+    the CTE ``appended`` (``event_id, global_position, tx_id, stream_version,
+    recorded_at`` of every event appended) and must, so that it runs after the append: an
+    ``INSERT … SELECT … WHERE EXISTS (SELECT FROM appended)`` or a join does. All of them
+    see the snapshot the statement started with, not each other's rows. Values go in as
+    parameters through :meth:`param`.
+    """
+
+    def __init__(self) -> None:
+        self.ctes: list[str] = []
+        self.args: list[Any] = []
+
+    def param(self, value: Any) -> str:
+        """A placeholder (``$n``) for ``value``."""
+        self.args.append(value)
+        return f"${_APPEND_PARAMETERS + len(self.args)}"
+
+    def add(self, name: str, sql: str) -> None:
+        """The CTE ``name AS (sql)``; names are unique within the statement."""
+        self.ctes.append(f"{name} AS ({sql})")
+
+    def __bool__(self) -> bool:
+        return bool(self.ctes)
+
+
 class _Conflict(msgspec.Struct, frozen=True):
     stream_id: str
     expected: int | None
@@ -120,6 +160,7 @@ async def append(
     command_id: str | None = None,
     command_result: bytes | None = None,
     notify: bool = True,
+    side_writes: SideWrites | None = None,
 ) -> list[RecordedEvent]:
     """Append to one or more streams atomically and return the events as recorded.
 
@@ -135,6 +176,10 @@ async def append(
     the commits of notifying transactions, so a hot path passes ``notify=False`` and calls
     :func:`notify` once its transaction has committed.
 
+    ``side_writes`` run in the same statement (:class:`SideWrites`): read models kept in
+    step with the events need no transaction around the append, and cost no round trip of
+    their own. An error in any of them fails the append too.
+
     Raises:
         WrongExpectedVersion: a stream was not at its expected version.
         DuplicateCommand: ``command_id`` was already recorded; carries the stored result.
@@ -147,9 +192,14 @@ async def append(
         flat.extend((index, event) for event in stream.events)
     offsets = [offset for stream in ordered for offset in range(1, len(stream.events) + 1)]
     notify_after = notify and not conn.is_in_transaction()
+    sql, extra = (
+        (_APPEND_WITH.format(ctes=",\n".join(side_writes.ctes)), side_writes.args)
+        if side_writes
+        else (_APPEND, [])
+    )
     try:
         rows = await conn.fetch(
-            _APPEND,
+            sql,
             [a.stream_id for a in ordered],
             [a.expected_version for a in ordered],
             [len(a.events) for a in ordered],
@@ -164,6 +214,7 @@ async def append(
             appends[0].stream_id if appends else None,
             command_result.decode() if command_result is not None else None,
             notify and not notify_after,
+            *extra,
         )
     except asyncpg.PostgresError as error:
         translated = _translate(error, ordered, command_id)

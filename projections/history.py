@@ -1,17 +1,18 @@
 """Settled rounds: game recall for players and per-round, per-player reports for operators.
 
-Written in the settling command's own transaction, from the round's final state (every box
+Written by the settling command's own append statement, from the round's final state (every box
 knows its stakes, fees, outcome and payouts by then), so a player who just saw a round end
 finds it in their history on the next read.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 import msgspec
 
 from events.game import RoundSettled
+from events.store import SideWrites
 from service.rules.hands import evaluate
 from service.rules.state import Box, Round, Table
 
@@ -39,19 +40,6 @@ class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
     bonus_won: int
     staked: int
     paid_back: int
-
-
-_ROUND: Final = """
-INSERT INTO rounds (table_id, round, commitment, seed, dealer_cards, dealer_hand, staked,
-                    paid_back, players)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING
-"""
-_BOXES: Final = """
-INSERT INTO round_boxes (table_id, round, box, player, detail, staked, paid_back)
-SELECT $1, $2, b, p, d::jsonb, s, r
-FROM unnest($3::int[], $4::text[], $5::text[], $6::bigint[], $7::bigint[]) AS t(b, p, d, s, r)
-ON CONFLICT DO NOTHING
-"""
 
 
 def settled_round(state: Table, events: list[Any]) -> Round | None:
@@ -89,32 +77,39 @@ def box_record(box: Box) -> BoxRecord:
     )
 
 
-async def record_settled(conn: Any, state: Table, events: list[Any]) -> None:
+def record_settled(writes: SideWrites, state: Table, events: list[Any]) -> None:
+    """If these events settled a round, record it and its boxes in the append's statement."""
     finished = settled_round(state, events)
     if finished is None:
         return
     records = [box_record(b) for b in finished.boxes]
     dealer = finished.dealer
-    await conn.execute(
-        _ROUND,
-        state.table_id,
-        finished.number,
-        finished.commitment,
-        finished.deck.seed.hex(),
-        list(dealer),
-        evaluate(dealer).category.label if dealer else None,
-        sum(r.staked for r in records),
-        sum(r.paid_back for r in records),
-        finished.players(),
+    p = writes.param
+    table, number = p(state.table_id), p(finished.number)
+    writes.add(
+        "settled_round",
+        f"""
+        INSERT INTO rounds (table_id, round, commitment, seed, dealer_cards, dealer_hand,
+                            staked, paid_back, players)
+        SELECT {table}, {number}, {p(finished.commitment)}, {p(finished.deck.seed.hex())},
+               {p(list(dealer))}::text[],
+               {p(evaluate(dealer).category.label if dealer else None)}::text,
+               {p(sum(r.staked for r in records))}::bigint,
+               {p(sum(r.paid_back for r in records))}::bigint, {p(finished.players())}::text[]
+        WHERE EXISTS (SELECT FROM appended)
+        ON CONFLICT DO NOTHING
+        """,
     )
-    if records:
-        await conn.execute(
-            _BOXES,
-            state.table_id,
-            finished.number,
-            [r.box for r in records],
-            [r.player for r in records],
-            [msgspec.json.encode(r).decode() for r in records],
-            [r.staked for r in records],
-            [r.paid_back for r in records],
-        )
+    writes.add(
+        "settled_boxes",
+        f"""
+        INSERT INTO round_boxes (table_id, round, box, player, detail, staked, paid_back)
+        SELECT {table}, {number}, b, pl, d::jsonb, s, r
+        FROM unnest({p([r.box for r in records])}::int[], {p([r.player for r in records])}::text[],
+                    {p([msgspec.json.encode(r).decode() for r in records])}::text[],
+                    {p([r.staked for r in records])}::bigint[],
+                    {p([r.paid_back for r in records])}::bigint[]) AS t(b, pl, d, s, r)
+        WHERE EXISTS (SELECT FROM appended)
+        ON CONFLICT DO NOTHING
+        """,
+    )

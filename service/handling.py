@@ -1,10 +1,11 @@
-"""The command path: load → decide → append, in one PostgreSQL transaction.
+"""The command path: load → decide → append, in one PostgreSQL statement.
 
 A table command loads the table (from its stored state), runs the pure rules, opens the
 next round if the rules finished one, checks every wallet the events move money in,
 appends the table's and the wallets' events together with their expected versions, and
-updates the read models that need read-your-writes — all or nothing. A version conflict
-(another command won the race) is retried from the load, a bounded number of times.
+updates the read models that need read-your-writes — all or nothing, in the append's own
+statement (``events.store.SideWrites``). A version conflict (another command won the race)
+is retried from the load, a bounded number of times.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable
 from events.store import (
     DuplicateCommand,
     NewEvent,
+    SideWrites,
     StreamAppend,
     WrongExpectedVersion,
     append,
@@ -37,6 +39,7 @@ from service.rules.deck import new_seed
 from service.rules.errors import RuleViolation
 from service.rules.evolve import fold
 from service.rules.funds import check_funds, wallets_touched
+from service.rules.state import Table
 from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet, withdraw
 
 __all__ = [
@@ -46,6 +49,7 @@ __all__ = [
     "IdempotencyKeyReused",
     "TransferMismatch",
     "TransferResult",
+    "UnknownTable",
     "VersionMismatch",
     "WalletHandler",
 ]
@@ -73,6 +77,30 @@ class VersionMismatch(Exception):
         super().__init__(f"the table is at version {actual}, not {expected}")
         self.expected = expected
         self.actual = actual
+
+
+class UnknownTable(Exception):
+    """The command names a table that was never opened."""
+
+
+class Refusal(msgspec.Struct, frozen=True, kw_only=True):
+    """A refused command, remembered under its id: a retry is refused the same way, even if
+    the table has moved on (the client must send a new key to try again)."""
+
+    refused: str
+    message: str
+    fingerprint: str
+
+
+def _answer(stored: bytes, command: Command) -> CommandResult:
+    """The stored answer to a command id: its result, or its refusal raised again."""
+    raw = msgspec.json.decode(stored)
+    if not isinstance(raw, dict) or raw.get("fingerprint") != fingerprint(command):
+        raise IdempotencyKeyReused("this idempotency key was used for a different command")
+    if "refused" in raw:
+        refusal = msgspec.convert(raw, Refusal)
+        raise RuleViolation(refusal.refused, refusal.message)
+    return msgspec.structs.replace(msgspec.convert(raw, CommandResult), duplicate=True)
 
 
 class IdempotencyKeyReused(Exception):
@@ -108,16 +136,45 @@ class CommandHandler:
         request_id: str | None = None,
     ) -> CommandResult:
         """Run ``command``; raises ``RuleViolation``, ``VersionMismatch`` or ``Conflict``."""
+        result, _ = await self.execute_with_state(
+            table_id,
+            command,
+            actor,
+            command_id=command_id,
+            expected_version=expected_version,
+            request_id=request_id,
+        )
+        return result
+
+    async def execute_with_state(
+        self,
+        table_id: str,
+        command: Command,
+        actor: Actor,
+        *,
+        command_id: str | None = None,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+        must_exist: bool = False,
+    ) -> tuple[CommandResult, Table | None]:
+        """:meth:`execute`, also returning the table's state right after the command, so the
+        caller can answer with it without loading the table again (``None`` for a duplicate:
+        the state it left is gone). With ``must_exist``, a table that was never opened
+        raises :class:`UnknownTable` before the rules see the command."""
         with observe_command(type(command).__name__, table_id) as facts:
             try:
-                result = await self._execute(
+                result, state = await self._execute(
                     table_id,
                     command,
                     actor,
                     command_id or str(uuid.uuid4()),
                     expected_version,
                     request_id,
+                    must_exist,
                 )
+            except UnknownTable:
+                facts.update(outcome="unknown_table")
+                raise
             except RuleViolation as refusal:
                 facts.update(outcome="refused", code=refusal.code)
                 raise
@@ -132,7 +189,7 @@ class CommandHandler:
                 round=result.round,
                 version=result.version,
             )
-            return result
+            return result, state
 
     async def _execute(
         self,
@@ -142,28 +199,57 @@ class CommandHandler:
         command_id: str,
         expected_version: int | None,
         request_id: str | None,
-    ) -> CommandResult:
+        must_exist: bool,
+    ) -> tuple[CommandResult, Table | None]:
         for _ in range(self._attempts):
             try:
                 async with self._pool.acquire() as conn:
-                    async with conn.transaction():
-                        result, streams = await self._attempt(
-                            conn, table_id, command, actor, command_id, expected_version, request_id
-                        )
+                    # No transaction: the reads are checked by the append's expected
+                    # versions, and the append writes the read models in its own statement.
+                    result, streams, state = await self._attempt(
+                        conn,
+                        table_id,
+                        command,
+                        actor,
+                        command_id,
+                        expected_version,
+                        request_id,
+                        must_exist,
+                    )
                     # Woken only after commit: NOTIFY inside the transaction would make every
                     # command's commit wait its turn for PostgreSQL's notify lock.
                     await notify(conn, streams)
-                    return result
+                    return result, state
             except WrongExpectedVersion:
                 continue
             except DuplicateCommand as duplicate:
-                stored = msgspec.json.decode(duplicate.result, type=CommandResult)
-                if stored.fingerprint != fingerprint(command):
-                    raise IdempotencyKeyReused(
-                        "this idempotency key was used for a different command"
-                    ) from None
-                return msgspec.structs.replace(stored, duplicate=True)
+                return _answer(duplicate.result, command), None
+            except RuleViolation as refusal:
+                stored = await self._remember_refusal(table_id, command, command_id, refusal)
+                if stored is None:
+                    raise
+                return _answer(stored, command), None
         raise Conflict(f"table {table_id} is too busy; try again")
+
+    async def _remember_refusal(
+        self, table_id: str, command: Command, command_id: str, refusal: RuleViolation
+    ) -> bytes | None:
+        """Record the refusal under the command id, so a retry gets the same answer; if the
+        id was recorded meanwhile (a concurrent retry won), the stored answer instead."""
+        remembered = Refusal(
+            refused=refusal.code, message=refusal.message, fingerprint=fingerprint(command)
+        )
+        async with self._pool.acquire() as conn:
+            inserted = await conn.fetchval(
+                "INSERT INTO commands (command_id, stream_id, result) VALUES ($1, $2, $3::jsonb)"
+                " ON CONFLICT (command_id) DO NOTHING RETURNING 1",
+                command_id,
+                table_stream(table_id),
+                msgspec.json.encode(remembered).decode(),
+            )
+            if inserted:
+                return None
+            return await lookup_command(conn, command_id)
 
     async def _attempt(
         self,
@@ -174,28 +260,37 @@ class CommandHandler:
         command_id: str,
         expected_version: int | None,
         request_id: str | None,
-    ) -> tuple[CommandResult, list[str]]:
-        stored = await lookup_command(conn, command_id)
+        must_exist: bool,
+    ) -> tuple[CommandResult, list[str], Table]:
+        # The acting player's wallet comes with the table: most money moves are theirs.
+        mine = [actor.id] if actor.role == "player" else []
+        stored, table, version, held = await tables.load_for_command(
+            conn, table_id, command_id, mine
+        )
         if stored is not None:
             # A retry of a command already recorded: answer as the first time, even if the
             # rules would refuse it now.
             raise DuplicateCommand(command_id, stored)
-        table, version = await tables.load(conn, table_id)
+        if must_exist and not version:
+            raise UnknownTable(table_id)
         if expected_version is not None and expected_version != version:
             raise VersionMismatch(expected_version, version)
         if isinstance(command, OpenTable) and version:
             raise RuleViolation("table_already_opened")
         batches = [(command, actor, command_id, decide(table, command, actor, table_id=table_id))]
         state = fold(table, batches[0][3])
+        test_deck: tuple[str, ...] = ()
         if state.needs_round:
             # The next round opens at once, so its commitment is public before any bet.
-            opening = OpenRound(seed=new_seed(), deck=await self._next_deck(conn, table_id))
+            test_deck = await self._next_deck(conn, table_id)
+            opening = OpenRound(seed=new_seed(), deck=test_deck)
             opened = decide(state, opening, SYSTEM)
             batches.append((opening, SYSTEM, f"{command_id}/open-round", opened))
             state = fold(state, opened)
         every_event = [e for *_, events in batches for e in events]
         touched = wallets_touched(every_event)
-        held = await wallets.load(conn, touched)
+        if not set(touched) <= set(mine):
+            held = await wallets.load(conn, touched)
         if touched:
             check_funds(every_event, {k: v.wallet for k, v in held.items()}, state.rules.currency)
         appends = _appends(table_id, version, batches, held, request_id)
@@ -206,27 +301,36 @@ class CommandHandler:
             version=version + sum(not _is_wallet_event(e) for e in every_event),
             events=len(every_event),
         )
-        recorded = await append(
+        # The read models that need read-your-writes, in the append's own statement: all of
+        # it is written, or none.
+        writes = SideWrites()
+        opened_round = len(batches) > 1 or isinstance(command, OpenRound)
+        tables.save(writes, state, result.version, checkpoint=opened_round)
+        timers.sync(writes, state)
+        wallets.apply(writes, appends)
+        history.record_settled(writes, state, every_event)
+        if test_deck:
+            writes.add(
+                "used_test_deck",
+                f"DELETE FROM test_decks WHERE table_id = {writes.param(table_id)}"
+                f" AND deck = {writes.param(list(test_deck))}::text[]"
+                " AND EXISTS (SELECT FROM appended)",
+            )
+        await append(
             conn,
             appends,
             command_id=command_id,
             command_result=msgspec.json.encode(result),
             notify=False,
+            side_writes=writes,
         )
-        await tables.save(conn, state, result.version)
-        if len(batches) > 1 or isinstance(command, OpenRound):
-            await tables.checkpoint(conn, state, result.version)
-        await wallets.apply(conn, recorded)
-        await timers.sync(conn, state)
-        await history.record_settled(conn, state, every_event)
-        return result, [a.stream_id for a in appends]
+        return result, [a.stream_id for a in appends], state
 
     async def _next_deck(self, conn: Any, table_id: str) -> tuple[str, ...]:
+        """Test mode: the deck set for the next round (used up when the round opens)."""
         if not self._test_mode:
             return ()
-        deck = await conn.fetchval(
-            "DELETE FROM test_decks WHERE table_id = $1 RETURNING deck", table_id
-        )
+        deck = await conn.fetchval("SELECT deck FROM test_decks WHERE table_id = $1", table_id)
         return tuple(deck or ())
 
 
@@ -379,10 +483,12 @@ class WalletHandler:
         stream = StreamAppend(
             stream_id=wallet_stream(wallet_id), expected_version=version, events=new_events
         )
-        recorded = await append(
+        writes = SideWrites()
+        wallets.apply(writes, [stream])
+        await append(
             conn,
             [stream],
             command_id=command_id,
             command_result=msgspec.json.encode(result) if result else None,
+            side_writes=writes,
         )
-        await wallets.apply(conn, recorded)

@@ -50,7 +50,8 @@ SELECT command_id, c.result->>'events' AS expected, r.n AS recorded,
 FROM commands AS c FULL JOIN recorded AS r USING (command_id)
 WHERE c.command_id IS NULL
    OR (c.result ? 'events' AND coalesce(r.n, 0) <> (c.result->>'events')::int)
-   OR (NOT c.result ? 'events' AND r.n IS NULL)
+   OR (NOT c.result ? 'events' AND NOT c.result ? 'refused' AND r.n IS NULL)
+   OR (c.result ? 'refused' AND r.n IS NOT NULL)
 """
 
 _STALE_TABLES: Final = """

@@ -126,6 +126,7 @@ async def test_rate_limit_is_per_player(database_url: str, tmp_path: Any) -> Non
         try:
             recorded = await pool.fetchval(
                 "SELECT count(*) FROM commands WHERE command_id LIKE 'alice:k%'"
+                " AND NOT result ? 'refused'"
             )
         finally:
             await pool.close()

@@ -119,3 +119,22 @@ async def test_transfer_is_idempotent_by_transfer_id(
     with pytest.raises(TransferMismatch):
         await wallet_handler.transfer("w", "deposit", "x1", 501, actor=OPERATOR)
     assert await balance(db, "w") == 500
+
+
+async def test_a_refused_command_is_refused_again_on_retry(
+    handler: CommandHandler, wallet_handler: WalletHandler, db: asyncpg.Pool[asyncpg.Record]
+) -> None:
+    await fund(wallet_handler, "alice", 50)
+    await open_table(handler, db)
+    await handler.execute("t1", SitDown(), ALICE)
+    with pytest.raises(RuleViolation) as first:
+        await handler.execute("t1", PlaceAnte(box=1, ante=100), ALICE, command_id="k")
+    assert first.value.code == "insufficient_funds"
+    await wallet_handler.transfer("alice", "deposit", "more", 1_000, actor=OPERATOR)
+    # Same key: the same answer, though the ante would now be affordable.
+    with pytest.raises(RuleViolation) as again:
+        await handler.execute("t1", PlaceAnte(box=1, ante=100), ALICE, command_id="k")
+    assert again.value.code == "insufficient_funds"
+    assert await balance(db, "alice") == 1_050
+    placed = await handler.execute("t1", PlaceAnte(box=1, ante=100), ALICE, command_id="k2")
+    assert not placed.duplicate and await balance(db, "alice") == 950

@@ -24,7 +24,7 @@ from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
 from service.app.problems import problem
 from service.app.responses import problems
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
-from service.handling import CommandHandler
+from service.handling import CommandHandler, UnknownTable
 from service.rules.cards import CardError, parse_cards
 from service.rules.presets import make_ruleset
 from service.rules.state import Table
@@ -185,16 +185,25 @@ class TableController(Controller):
         if not idempotency_key:
             raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
         expected = _version(if_match)
-        await _known(pool, table_id)
-        result = await commands.execute(
-            table_id,
-            data,
-            _actor(principal),
-            command_id=f"{principal.subject}:{idempotency_key}",
-            expected_version=expected,
-            request_id=state.get("request_id"),
+        try:
+            result, after = await commands.execute_with_state(
+                table_id,
+                data,
+                _actor(principal),
+                command_id=f"{principal.subject}:{idempotency_key}",
+                expected_version=expected,
+                request_id=state.get("request_id"),
+                must_exist=True,
+            )
+        except UnknownTable:
+            raise NotFoundException(f"no table {table_id!r}") from None
+        viewer = viewer_of(principal)
+        # The state the command left, as it committed; a duplicate's is gone, so load it.
+        view = (
+            seen_by(after, result.version, viewer)
+            if after is not None
+            else await load_view(pool, table_id, viewer)
         )
-        view = await load_view(pool, table_id, viewer_of(principal))
         return CommandResponse(
             version=result.version, events=result.events, duplicate=result.duplicate, table=view
         )

@@ -1,0 +1,817 @@
+"""Load over HTTP: full rounds by many simulated players, against the ceiling of the stack.
+
+    .venv/bin/pip install -e '.[bench]'        # aiohttp (generator), py-spy (--profile)
+    .venv/bin/python benchmarks/load.py [--clients 32] [--tables 16] [--seconds 20]
+                                        [--repeat 3] [--workers 1] [--url URL]
+                                        [--baseline-root DIR] [--profile DIR] [--json FILE]
+
+Run by hand, not in CI. It creates a fresh database on the PostgreSQL server at ``--url``
+(default: the local one) and then, ``--repeat`` times, interleaved:
+
+- **service**: starts ``russian-poker serve`` as a subprocess on that database (rate limit
+  off, a fixed JWT secret, the default pool, clock and audit projection on, logs to a file)
+  and, in a separate process, the load generator: ``--clients`` players on ``--tables``
+  tables (``clients / tables`` per table, each on its own box). Every player loops over full
+  rounds: ``PlaceAnte`` (a bonus now and then), ``Deal`` once every player of the table has
+  bet, then its decision (mostly ``Play``, sometimes ``BuyCard`` first, sometimes ``Fold``)
+  and the answer to a dealer-draw offer. Players learn the table's progress from the views
+  their own commands return (shared per table inside the generator, as a live stream would);
+  after a refusal or a long wait they read the table with a ``GET``, counted apart.
+- **ceiling**: starts ``benchmarks/ceiling_app.py`` (one ``INSERT`` per request, same pool,
+  same uvicorn, same worker count, no access log) and drives it with the same generator,
+  ``--clients`` clients each sending the next request as soon as the last one is answered.
+- **baseline** (only with ``--baseline-root``): the service once more, from another source
+  tree (e.g. ``git archive`` of an older commit unpacked there), for before/after figures
+  measured in the same run.
+
+Each measurement runs ``--warmup`` seconds, then counts ``--seconds`` seconds: requests
+(commands) per second and their latency p50/p95/p99 (sent to answer fully read, in the
+generator). The service run also reports events and settled rounds per second (from the
+store) and the CPU each process used in the window: the server, the PostgreSQL backends
+of the benchmark database, the generator, and everything else on the machine. After the
+last repetition it rebuilds every read model (``projections.rebuild``) and replays every
+settled round (``service.audit.replay``) of the benchmark database and reports their
+events per second. Medians over the
+repetitions and the service/ceiling ratios come last; ``--json FILE`` keeps everything.
+``--keep`` keeps the database (its name is printed). ``--profile DIR`` samples every
+server with ``py-spy`` (collapsed stacks; ``PY_SPY_EXTRA=--native`` adds native frames).
+See docs/benchmarks.md, "Load (HTTP)".
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
+
+import msgspec
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+DEFAULT_URL: Final = "postgresql://postgres@127.0.0.1:5432/postgres"
+SECRET: Final = "load-benchmark-secret-" + "k" * 32
+DEPOSIT: Final = 1_000_000_000
+WAIT_S: Final = 1.0
+"""A player that saw no progress for this long reads the table itself."""
+
+
+# -- the load generator (its own process) ----------------------------------------------
+
+
+class _Box(msgspec.Struct):
+    box: int
+    player: str
+
+
+class _Round(msgspec.Struct):
+    number: int
+    phase: str
+    boxes: list[_Box]
+    ready: list[str]
+    awaiting: list[int]
+
+
+class _Table(msgspec.Struct):
+    version: int
+    status: str
+    round: _Round | None = None
+
+
+class _Answer(msgspec.Struct):
+    table: _Table
+
+
+_table_decoder: Final = msgspec.json.Decoder(_Table)
+_answer_decoder: Final = msgspec.json.Decoder(_Answer)
+
+
+@dataclass
+class _Sample:
+    finished: float
+    seconds: float
+    kind: str
+    status: int
+
+
+@dataclass
+class _Recorder:
+    window: tuple[float, float]
+    samples: list[_Sample] = field(default_factory=list)
+    refusals: dict[str, int] = field(default_factory=dict)
+
+    def add(self, started: float, kind: str, status: int) -> None:
+        now = time.perf_counter()
+        if self.window[0] <= now <= self.window[1]:
+            self.samples.append(_Sample(now, now - started, kind, status))
+
+
+class _CpuWindow:
+    """CPU used during the measured window: the server, PostgreSQL, this generator, and the
+    whole machine (other work on a shared machine shows up as ``other``)."""
+
+    def __init__(self, server_pid: int, database: str) -> None:
+        self.server_pid = server_pid
+        self.database = database
+        self.samples: list[tuple[int, int, float, int, int]] = []
+
+    def sample(self) -> None:
+        machine_busy, machine_total = _machine_ticks()
+        self.samples.append(
+            (
+                _cpu_ticks({self.server_pid}),
+                _cpu_ticks(database=self.database),
+                time.process_time(),
+                machine_busy,
+                machine_total,
+            )
+        )
+
+    async def run(self, start: float, until: float) -> None:
+        await asyncio.sleep(max(0.0, start - time.perf_counter()))
+        self.sample()
+        await asyncio.sleep(max(0.0, until - time.perf_counter()))
+        self.sample()
+
+    def cores(self, seconds: float) -> dict[str, float]:
+        if len(self.samples) < 2:
+            return {}
+        (s0, p0, g0, b0, t0), (s1, p1, g1, b1, t1) = self.samples[:2]
+        ticks = os.sysconf("SC_CLK_TCK")
+        machine = (b1 - b0) / (t1 - t0) * (os.cpu_count() or 1) if t1 > t0 else 0.0
+        server, postgres, generator = (s1 - s0) / ticks, (p1 - p0) / ticks, g1 - g0
+        return {
+            "server_cores": server / seconds,
+            "postgres_cores": postgres / seconds,
+            "generator_cores": generator / seconds,
+            "other_cores": max(0.0, machine - (server + postgres + generator) / seconds),
+        }
+
+
+def _machine_ticks() -> tuple[int, int]:
+    """Busy and total clock ticks of the whole machine (``/proc/stat``)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return sum(fields) - idle, sum(fields)
+
+
+class _Tracker:
+    """The latest state of one table that any of its players was told."""
+
+    def __init__(self, table_id: str, players: int) -> None:
+        self.table_id = table_id
+        self.players = players
+        self.view = _Table(version=0, status="open")
+        self.changed = asyncio.Condition()
+
+    async def update(self, view: _Table) -> None:
+        if view.version > self.view.version:
+            self.view = view
+            async with self.changed:
+                self.changed.notify_all()
+
+    async def wait_past(self, version: int, timeout: float) -> bool:
+        async with self.changed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self.changed.wait_for(lambda: self.view.version > version), timeout
+                )
+        return self.view.version > version
+
+
+class _Player:
+    def __init__(
+        self,
+        session: Any,
+        player_id: str,
+        token: str,
+        tracker: _Tracker,
+        box: int,
+        recorder: _Recorder,
+        rng: random.Random,
+        run: str,
+    ) -> None:
+        self.session = session
+        self.run = run
+        self.player_id = player_id
+        self.headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        self.tracker = tracker
+        self.box = box
+        self.recorder = recorder
+        self.rng = rng
+        self.sent = 0
+        self.drew = 0
+
+    async def command(self, body: dict[str, Any]) -> bool:
+        self.sent += 1
+        headers = {**self.headers, "Idempotency-Key": f"{self.run}-{self.sent}"}
+        started = time.perf_counter()
+        async with self.session.post(
+            f"/v1/tables/{self.tracker.table_id}/commands",
+            data=msgspec.json.encode(body),
+            headers=headers,
+        ) as response:
+            payload = await response.read()
+            status = response.status
+        self.recorder.add(started, "command", status)
+        if status == 200:
+            await self.tracker.update(_answer_decoder.decode(payload).table)
+            return True
+        if status >= 500:
+            raise RuntimeError(f"{body['type']}: {status} {payload[:300]!r}")
+        if self.recorder.window[0] <= time.perf_counter() <= self.recorder.window[1]:
+            problem = msgspec.json.decode(payload).get("type", "?").rsplit("/", 1)[-1]
+            key = f"{body['type']}:{problem}"
+            self.recorder.refusals[key] = self.recorder.refusals.get(key, 0) + 1
+        await self.look()
+        return False
+
+    async def look(self) -> None:
+        started = time.perf_counter()
+        async with self.session.get(
+            f"/v1/tables/{self.tracker.table_id}", headers=self.headers
+        ) as response:
+            payload = await response.read()
+            status = response.status
+        self.recorder.add(started, "query", status)
+        if status == 200:
+            await self.tracker.update(_table_decoder.decode(payload))
+
+    def move(self) -> dict[str, Any] | None:
+        """The command this player sends now, if any, from the latest view of its table."""
+        current = self.tracker.view.round
+        if current is None:
+            return None
+        mine = any(b.box == self.box for b in current.boxes)
+        if current.phase == "betting":
+            if not mine:
+                ante = 100 * self.rng.randint(1, 3)
+                bonus = 100 if self.rng.random() < 0.2 else 0
+                return {"type": "PlaceAnte", "box": self.box, "ante": ante, "bonus": bonus}
+            if self.player_id not in current.ready and len(current.boxes) >= self.tracker.players:
+                return {"type": "Deal"}
+            return None
+        if self.box not in current.awaiting:
+            return None
+        if current.phase == "decisions":
+            roll = self.rng.random()
+            kind = "Play" if roll < 0.75 else "Fold" if roll < 0.85 else "BuyCard"
+            if kind == "BuyCard":
+                if self.drew == current.number:
+                    kind = "Play"  # one draw per round
+                self.drew = current.number
+            return {"type": kind, "box": self.box}
+        if current.phase == "dealer_draw":
+            kind = "RequestDealerExchange" if self.rng.random() < 0.3 else "DeclineDealerExchange"
+            return {"type": kind, "box": self.box}
+        return None
+
+    async def play(self, until: float) -> None:
+        while time.perf_counter() < until:
+            body = self.move()
+            if body is not None:
+                await self.command(body)
+                continue
+            seen = self.tracker.view.version
+            if not await self.tracker.wait_past(seen, WAIT_S):
+                await self.look()
+
+
+async def _ceiling_client(
+    session: Any, player_id: str, token: str, recorder: _Recorder, until: float
+) -> None:
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    sent = 0
+    while time.perf_counter() < until:
+        sent += 1
+        body = {"type": "PlaceAnte", "box": 1, "ante": 100, "player": player_id}
+        started = time.perf_counter()
+        async with session.post(
+            "/v1/writes",
+            data=msgspec.json.encode(body),
+            headers={**headers, "Idempotency-Key": f"{player_id}-{sent}"},
+        ) as response:
+            await response.read()
+            status = response.status
+        recorder.add(started, "command", status)
+        if status >= 500:
+            raise RuntimeError(f"ceiling: {status}")
+
+
+async def _setup_service(session: Any, config: dict[str, Any], tokens: dict[str, str]) -> None:
+    """Wallets funded, tables opened, every player seated; not measured."""
+    operator = {"Authorization": f"Bearer {config['operator']}"}
+    for player in tokens:
+        async with session.post(
+            "/v1/wallets", json={"wallet_id": player, "currency": "EUR"}, headers=operator
+        ) as response:
+            assert response.status in (201, 409), await response.text()
+        transfer = {"transfer_id": f"{config['prefix']}-{player}", "amount": DEPOSIT}
+        async with session.post(
+            f"/v1/wallets/{player}/deposits", json=transfer, headers=operator
+        ) as response:
+            assert response.status == 200, await response.text()
+    for table_id in config["table_ids"]:
+        body = {"table_id": table_id, "preset": "russian", "overrides": {"max_payout": 500_000}}
+        async with session.post("/v1/tables", json=body, headers=operator) as response:
+            assert response.status == 201, await response.text()
+
+
+async def _generate(config: dict[str, Any]) -> dict[str, Any]:
+    import aiohttp
+
+    from service.app.auth import mint_token
+
+    clients: int = config["clients"]
+    players = [f"p{i}" for i in range(clients)]
+    tokens = {p: mint_token(SECRET, "player", p, 7200) for p in players}
+    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    timeout = aiohttp.ClientTimeout(total=60)
+    async with aiohttp.ClientSession(
+        config["base_url"], connector=connector, timeout=timeout
+    ) as session:
+        start = time.perf_counter() + config["warmup"]
+        until = start + config["seconds"]
+        recorder = _Recorder(window=(start, until))
+        cpu = _CpuWindow(config["server_pid"], config["database"])
+        if config["kind"] == "ceiling":
+            started_wall = time.time() + config["warmup"]
+            await asyncio.gather(
+                cpu.run(start, until),
+                *(_ceiling_client(session, p, tokens[p], recorder, until) for p in players),
+            )
+        else:
+            await _setup_service(session, config, tokens)
+            table_ids: list[str] = config["table_ids"]
+            per_table = clients // len(table_ids)
+            trackers = [_Tracker(t, per_table) for t in table_ids]
+            rng = random.Random(config["seed"])
+            bots = []
+            for i, player in enumerate(players):
+                tracker = trackers[i % len(trackers)]
+                box = i // len(trackers) + 1
+                bot = _Player(
+                    session, player, tokens[player], tracker, box, recorder, rng, config["prefix"]
+                )
+                assert await bot.command({"type": "SitDown"}), f"{player} could not sit"
+                bots.append(bot)
+            for bot in bots[: len(trackers)]:
+                await bot.look()
+            # The clock starts now: warm-up, then the measured window.
+            start = time.perf_counter() + config["warmup"]
+            until = start + config["seconds"]
+            recorder.window = (start, until)
+            started_wall = time.time() + config["warmup"]
+            await asyncio.gather(cpu.run(start, until), *(b.play(until) for b in bots))
+    summary = _summary(recorder, config["seconds"], started_wall)
+    summary.update(cpu.cores(config["seconds"]))
+    requests = summary["requests"] or 1
+    for name in ("server", "postgres"):
+        summary[f"{name}_ms_per_request"] = (
+            summary.get(f"{name}_cores", 0.0) * config["seconds"] / requests * 1000
+        )
+    return summary
+
+
+def _summary(recorder: _Recorder, seconds: float, started_wall: float) -> dict[str, Any]:
+    commands = [s for s in recorder.samples if s.kind == "command"]
+    queries = [s for s in recorder.samples if s.kind == "query"]
+    latencies = sorted(s.seconds for s in commands)
+    statuses: dict[str, int] = {}
+    for s in commands:
+        statuses[str(s.status)] = statuses.get(str(s.status), 0) + 1
+    return {
+        "requests": len(commands),
+        "per_second": len(commands) / seconds,
+        "accepted_per_second": statuses.get("200", 0) / seconds,
+        "statuses": statuses,
+        "refusals": recorder.refusals,
+        "queries_per_second": len(queries) / seconds,
+        "p50_ms": _quantile(latencies, 0.50) * 1000,
+        "p95_ms": _quantile(latencies, 0.95) * 1000,
+        "p99_ms": _quantile(latencies, 0.99) * 1000,
+        "mean_ms": statistics.fmean(latencies) * 1000 if latencies else 0.0,
+        "in_flight": sum(latencies) / seconds,
+        "window": [started_wall, started_wall + seconds],
+    }
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def generate_main(raw: str) -> None:
+    config = json.loads(raw)
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    print(json.dumps(asyncio.run(_generate(config))))
+
+
+# -- the orchestrator -------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def _cpu_ticks(pids: set[int] | None = None, database: str | None = None) -> int:
+    """User + system clock ticks of the given processes (and their children), or of the
+    PostgreSQL backends serving ``database`` (other databases' backends are other work)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        pid, ppid = int(entry.name), int(fields[1])
+        if pids is not None and (pid in pids or ppid in pids):
+            total += int(fields[11]) + int(fields[12])
+        elif database and comm == "postgres":
+            with contextlib.suppress(OSError):
+                title = (entry / "cmdline").read_bytes()
+                if f" {database} ".encode() in title:
+                    total += int(fields[11]) + int(fields[12])
+    return total
+
+
+@dataclass
+class _Server:
+    process: subprocess.Popen[bytes]
+    base_url: str
+    log: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def _start(
+    kind: str,
+    database: str,
+    workers: int,
+    logs: Path,
+    extra_env: dict[str, str],
+    baseline_root: Path | None = None,
+) -> _Server:
+    port = _free_port()
+    root = baseline_root if kind == "baseline" and baseline_root else ROOT
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "RUSSIAN_POKER_RATE_LIMIT": "0",
+        "RUSSIAN_POKER_JWT_SECRET": SECRET,
+        "RUSSIAN_POKER_DATA_DIR": str(logs),
+        "PYTHONPATH": str(root),
+        **extra_env,
+    }
+    if kind in ("service", "baseline"):
+        # The CLI of the source tree on PYTHONPATH (another checkout for "baseline").
+        argv = [
+            sys.executable, "-c", "from service.cli import main; main()",
+            "serve", "--port", str(port), "--workers", str(workers),
+        ]  # fmt: skip
+    else:
+        argv = [
+            sys.executable, "-m", "uvicorn", "benchmarks.ceiling_app:create_app", "--factory",
+            "--port", str(port), "--workers", str(workers), "--app-dir", str(ROOT),
+            "--no-access-log",  # as `russian-poker serve` below debug level
+        ]  # fmt: skip
+    log = logs / f"{kind}-{port}.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(argv, cwd=root, env=env, stdout=sink, stderr=subprocess.STDOUT)
+    server = _Server(process, f"http://127.0.0.1:{port}", log)
+    deadline = time.monotonic() + 60
+    probe = "/v1/writes" if kind == "ceiling" else "/health/ready"
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{kind} server exited: {log.read_text()[-2000:]}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            if kind == "ceiling" or _get_ok(server.base_url + probe):
+                return server
+        time.sleep(0.1)
+    server.stop()
+    raise RuntimeError(f"{kind} server did not start: {log.read_text()[-2000:]}")
+
+
+def _py_spy(server: _Server, directory: Path, label: str) -> subprocess.Popen[bytes]:
+    """Sample the server (and its workers) until stopped, as collapsed stacks."""
+    directory.mkdir(parents=True, exist_ok=True)
+    executable = Path(sys.executable).with_name("py-spy")
+    argv = [
+        str(executable), "record", "--pid", str(server.process.pid), "--subprocesses",
+        "--rate", "250", *os.environ.get("PY_SPY_EXTRA", "").split(),
+        "--format", "raw", "-o", str(directory / f"{label}.txt"),
+    ]  # fmt: skip
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _get_ok(url: str) -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+def _measure(kind: str, server: _Server, config: dict[str, Any]) -> dict[str, Any]:
+    config = {**config, "kind": kind, "base_url": server.base_url, "server_pid": server.process.pid}
+    generator = subprocess.run(
+        [sys.executable, __file__, "generate", json.dumps(config)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if generator.returncode:
+        raise RuntimeError(f"load generator failed:\n{generator.stderr[-4000:]}")
+    result: dict[str, Any] = json.loads(generator.stdout.strip().splitlines()[-1])
+    return result
+
+
+async def _store_figures(database: str, window: list[float]) -> dict[str, float]:
+    from datetime import UTC, datetime
+
+    import asyncpg
+
+    start, end = (datetime.fromtimestamp(t, UTC) for t in window)
+    conn = await asyncpg.connect(database)
+    try:
+        row = await conn.fetchrow(
+            "SELECT count(*) AS events, count(*) FILTER (WHERE event_type = 'RoundSettled')"
+            " AS rounds FROM events WHERE recorded_at >= $1 AND recorded_at < $2",
+            start,
+            end,
+        )
+    finally:
+        await conn.close()
+    seconds = window[1] - window[0]
+    assert row is not None
+    return {
+        "events_per_second": row["events"] / seconds,
+        "rounds_per_second": row["rounds"] / seconds,
+    }
+
+
+async def _create_database(url: str, name: str) -> str:
+    import asyncpg
+
+    from benchmarks.ceiling_app import TABLE_DDL
+    from events.migrate import migrate
+
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    database = _with_database(url, name)
+    conn = await asyncpg.connect(database)
+    try:
+        await migrate(conn)
+        await conn.execute(TABLE_DDL)
+    finally:
+        await conn.close()
+    return database
+
+
+async def _drop_database(url: str, name: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+async def _audit(database: str, repeat: int) -> dict[str, Any]:
+    """Rebuild every read model and replay every settled round, ``repeat`` times each."""
+    from events.pool import connect
+    from projections.rebuild import NAMES, rebuild
+    from service.audit.replay import select_rounds, verify_rounds
+
+    conn = await connect(database, idle_in_transaction_timeout=600, application_name="load")
+    figures: dict[str, Any] = {}
+    try:
+        for name in NAMES:
+            runs = [await rebuild(conn, name) for _ in range(repeat)]
+            figures[f"rebuild_{name}"] = {
+                "events": runs[0].events,
+                "events_per_second": statistics.median(r.events_per_second for r in runs),
+                "differences": max(r.differences for r in runs),
+            }
+        selection, _ = await select_rounds(conn)
+        replays = [await verify_rounds(conn, selection) for _ in range(repeat)]
+        figures["replay"] = {
+            "rounds": replays[0].rounds,
+            "events": replays[0].events,
+            "events_per_second": statistics.median(r.events_per_second for r in replays),
+            "differences": max(len(r.differences) for r in replays),
+        }
+    finally:
+        await conn.close()
+    return figures
+
+
+_MEDIANS: Final = (
+    "per_second", "accepted_per_second", "p50_ms", "p95_ms", "p99_ms", "mean_ms", "in_flight",
+    "queries_per_second", "events_per_second", "rounds_per_second", "server_cores",
+    "postgres_cores", "generator_cores", "other_cores", "server_ms_per_request",
+    "postgres_ms_per_request",
+)  # fmt: skip
+
+
+def _line(kind: str, r: dict[str, Any]) -> str:
+    text = (
+        f"{kind:>8}: {r['per_second']:7,.0f} req/s  p50 {r['p50_ms']:6.2f} ms  "
+        f"p95 {r['p95_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  in flight {r['in_flight']:4.1f}"
+        f"\n          CPU cores: server {r['server_cores']:.2f}, "
+        f"postgres {r['postgres_cores']:.2f}, generator {r['generator_cores']:.2f}, "
+        f"other work {r['other_cores']:.2f}; per request: "
+        f"server {r['server_ms_per_request']:.2f} ms, "
+        f"postgres {r['postgres_ms_per_request']:.2f} ms"
+    )
+    if "events_per_second" in r:
+        text += (
+            f"\n          accepted {r['accepted_per_second']:,.0f}/s, "
+            f"{r['events_per_second']:,.0f} events/s, {r['rounds_per_second']:,.1f} rounds/s, "
+            f"{r['queries_per_second']:,.0f} GETs/s"
+        )
+    if "statuses" in r:
+        text += f", statuses {r['statuses']}, refused {r['refusals']}"
+    return text
+
+
+def main() -> None:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # benchmarks.ceiling_app, when run as a script
+    if len(sys.argv) == 3 and sys.argv[1] == "generate":
+        generate_main(sys.argv[2])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL))
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--tables", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", choices=("service", "ceiling"), default=None)
+    parser.add_argument(
+        "--baseline-root",
+        type=Path,
+        help="also run the service from this source tree (e.g. `git archive` of an older "
+        "commit), interleaved, for before/after figures from the same run",
+    )
+    parser.add_argument("--audit-repeat", type=int, default=3, help="0: skip rebuild/replay")
+    parser.add_argument("--database", help="use this existing database name (not dropped)")
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument(
+        "--profile", type=Path, help="py-spy the service during each run; collapsed stacks here"
+    )
+    parser.add_argument(
+        "--env", action="append", default=[], metavar="NAME=VALUE", help="extra service env"
+    )
+    args = parser.parse_args()
+    if args.clients % args.tables:
+        parser.error("--clients must be a multiple of --tables")
+    if args.clients // args.tables > 4:
+        parser.error("at most 4 players per table (one box each on the russian preset)")
+    extra_env = dict(item.split("=", 1) for item in args.env)
+
+    name = args.database or f"rp_load_{uuid.uuid4().hex[:8]}"
+    database = (
+        _with_database(args.url, name)
+        if args.database
+        else asyncio.run(_create_database(args.url, name))
+    )
+    print(
+        f"database {name}; {args.clients} clients, {args.tables} tables, {args.workers} "
+        f"worker(s), {args.repeat} x {args.seconds:g} s (+{args.warmup:g} s warm-up); "
+        f"load average before: {os.getloadavg()[0]:.2f}"
+    )
+    kinds = [args.only] if args.only else ["service", "ceiling"]
+    if args.baseline_root:
+        kinds.insert(1, "baseline")
+    results: dict[str, list[dict[str, Any]]] = {k: [] for k in kinds}
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="rp-load-") as scratch:
+        logs = Path(scratch)
+        try:
+            for rep in range(args.repeat):
+                for kind in kinds:
+                    config = {
+                        "clients": args.clients,
+                        "seconds": args.seconds,
+                        "warmup": args.warmup,
+                        "seed": rep,
+                        "operator": _operator_token(),
+                        "prefix": f"{name}-{kind}-{rep}",
+                        "database": name,
+                        "table_ids": [f"{kind}{rep}-t{j}" for j in range(args.tables)],
+                    }
+                    server = _start(
+                        kind, database, args.workers, logs, extra_env, args.baseline_root
+                    )
+                    spy = _py_spy(server, args.profile, f"{kind}-{rep}") if args.profile else None
+                    try:
+                        result = _measure(kind, server, config)
+                    finally:
+                        if spy is not None:
+                            spy.send_signal(signal.SIGINT)
+                            spy.wait(timeout=60)
+                        server.stop()
+                    if kind != "ceiling":
+                        result.update(asyncio.run(_store_figures(database, result["window"])))
+                    results[kind].append(result)
+                    print(f"[{rep + 1}/{args.repeat}] " + _line(kind, result), flush=True)
+            if args.audit_repeat and "service" in kinds:
+                figures = asyncio.run(_audit(database, args.audit_repeat))
+        finally:
+            if not (args.keep or args.database):
+                asyncio.run(_drop_database(args.url, name))
+    medians: dict[str, dict[str, Any]] = {
+        kind: {k: statistics.median(r[k] for r in runs) for k in _MEDIANS if k in runs[0]}
+        for kind, runs in results.items()
+    }
+    print(f"\nmedians of {args.repeat}:")
+    for kind, m in medians.items():
+        print(_line(kind, m))
+    for kind in ("service", "baseline"):
+        if kind in medians and "ceiling" in medians:
+            served, ceiling = medians[kind], medians["ceiling"]
+            print(
+                f"ratio {kind}/ceiling: {served['per_second'] / ceiling['per_second']:.2f} of "
+                f"the requests/s; p99 {served['p99_ms']:.1f} ms vs {ceiling['p99_ms']:.1f} ms "
+                f"(target: >= 0.50 and p99 < 25 ms)"
+            )
+    if "baseline" in medians:
+        after, before = medians["service"], medians["baseline"]
+        print(
+            f"service/baseline: {after['per_second'] / before['per_second']:.2f}x the "
+            f"requests/s, server CPU per request {before['server_ms_per_request']:.2f} -> "
+            f"{after['server_ms_per_request']:.2f} ms, PostgreSQL CPU per request "
+            f"{before['postgres_ms_per_request']:.2f} -> "
+            f"{after['postgres_ms_per_request']:.2f} ms"
+        )
+    for key, value in figures.items():
+        print(
+            f"{key}: {value['events']:,} events, {value['events_per_second']:,.0f} events/s"
+            + (f", {value['rounds']:,} rounds" if "rounds" in value else "")
+            + f", {value['differences']} differences"
+        )
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {"args": vars(args), "runs": results, "medians": medians, "audit": figures},
+                indent=2,
+                default=str,
+            )
+        )
+
+
+def _operator_token() -> str:
+    from service.app.auth import mint_token
+
+    return mint_token(SECRET, "operator", "load-benchmark", 7200)
+
+
+if __name__ == "__main__":
+    main()
