@@ -24,10 +24,10 @@ from service.rules.hands import Category
 from service.rules.payouts import bet_paytable, paid_for
 from service.simulation import lookup
 
-__all__ = ["Game", "compile_game"]
+__all__ = ["THREE_ACES_RANK", "TOP_RANK_SHIFT", "Game", "compile_game"]
 
-_THREE_ACES_RANK: Final = 14
-_TOP_RANK_SHIFT: Final = 16
+THREE_ACES_RANK: Final = 14
+TOP_RANK_SHIFT: Final = 16
 """The first comparison rank of a strength (the trips' rank for three of a kind)."""
 
 
@@ -78,8 +78,10 @@ class Game:
     sixth_fee: int
     insurance_floor: int | None
     """The lowest strength that may be insured, or None without insurance."""
-    _six: dict[tuple[int, int], int] = field(default_factory=dict)
-    _five: list[int] = field(default_factory=list)
+    _six: dict[tuple[int, int], int] = field(default_factory=dict, init=False, repr=False)
+    """Six-card multiples by (rank-key sum, suited-rank mask), filled as hands come up."""
+    _five: list[int] = field(default_factory=list, init=False, repr=False)
+    """``multipliers5`` as a list: indexing a list is faster than a numpy scalar."""
 
     def __post_init__(self) -> None:
         self._five.extend(self.multipliers5.tolist())
@@ -123,7 +125,7 @@ class Game:
         if (
             self.three_aces
             and category == Category.THREE_OF_A_KIND
-            and (value >> _TOP_RANK_SHIFT) & 0xF != _THREE_ACES_RANK
+            and (value >> TOP_RANK_SHIFT) & 0xF != THREE_ACES_RANK
         ):
             return 0
         return self.bonus_multiples[category]

@@ -15,8 +15,9 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from service.rules.hands import Category
 from service.simulation import lookup
-from service.simulation.game import Game
+from service.simulation.game import THREE_ACES_RANK, TOP_RANK_SHIFT, Game
 
 __all__ = ["Batch", "deal", "play_batch"]
 
@@ -104,7 +105,8 @@ def play_batch(top: npt.NDArray[np.integer], threshold: int, game: Game) -> Batc
     if game.bonus:
         multiple = np.array(game.bonus_multiples, dtype=np.int64)[category]
         if game.three_aces:
-            not_aces = (category == 4) & (((player >> 16) & 0xF) != 14)
+            top_rank = (player >> TOP_RANK_SHIFT) & 0xF
+            not_aces = (category == Category.THREE_OF_A_KIND) & (top_rank != THREE_ACES_RANK)
             multiple[not_aces] = 0
         winnings = game.bonus * multiple
         if limit is not None:
