@@ -51,6 +51,7 @@ __all__ = [
     "notify",
     "read_all",
     "read_stream",
+    "recorded_from_row",
     "save_snapshot",
     "stream_version",
 ]
@@ -289,7 +290,7 @@ async def read_stream(
 ) -> list[RecordedEvent]:
     """A stream's events with ``from_version <= stream_version <= to_version``, in order."""
     rows = await conn.fetch(_READ_STREAM, stream_id, from_version, to_version)
-    return [_recorded(row) for row in rows]
+    return [recorded_from_row(row) for row in rows]
 
 
 async def stream_version(conn: AnyConnection, stream_id: str) -> int:
@@ -309,7 +310,7 @@ async def read_all(
     transaction anywhere on the server holds every reader back until it ends.
     """
     rows = await conn.fetch(_READ_ALL, after.tx_id, after.global_position, limit)
-    return [_recorded(row) for row in rows]
+    return [recorded_from_row(row) for row in rows]
 
 
 async def lookup_command(conn: AnyConnection, command_id: str) -> bytes | None:
@@ -331,7 +332,8 @@ async def save_snapshot(conn: AnyConnection, snapshot: Snapshot) -> None:
     await conn.execute(_SAVE_SNAPSHOT, snapshot.stream_id, snapshot.version, snapshot.state)
 
 
-def _recorded(row: asyncpg.Record) -> RecordedEvent:
+def recorded_from_row(row: asyncpg.Record) -> RecordedEvent:
+    """A row of ``events`` (data and metadata selected as text) as a :class:`RecordedEvent`."""
     return RecordedEvent(
         global_position=row["global_position"],
         tx_id=row["tx_id"],

@@ -18,7 +18,7 @@ import msgspec
 
 from events.codec import decode_event
 from events.records import Position
-from events.store import AnyConnection, RecordedEvent, read_all
+from events.store import AnyConnection, RecordedEvent, read_all, recorded_from_row
 from events.streams import TABLE_PREFIX, WALLET_PREFIX
 from events.wallet import (
     FundsDeposited,
@@ -96,18 +96,7 @@ async def rebuild(conn: AnyConnection, name: str) -> RebuildReport:
 async def _stream_events(conn: AnyConnection, prefix: str) -> AsyncIterator[RecordedEvent]:
     """Every event of the streams starting with ``prefix``, stream by stream, in order."""
     async for row in conn.cursor(_STREAM, prefix, prefetch=2000):
-        yield RecordedEvent(
-            global_position=row["global_position"],
-            tx_id=row["tx_id"],
-            stream_id=row["stream_id"],
-            stream_version=row["stream_version"],
-            event_id=row["event_id"],
-            event_type=row["event_type"],
-            schema_version=row["schema_version"],
-            data=row["data"].encode(),
-            metadata=row["metadata"].encode(),
-            recorded_at=row["recorded_at"],
-        )
+        yield recorded_from_row(row)
 
 
 # -- table states ------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import msgspec
 from events.codec import Event, decode_event
 from events.commands import SYSTEM, Actor, Command, OpenRound
 from events.game import RoundOpened, RoundSettled
-from events.store import AnyConnection, RecordedEvent, read_stream
+from events.store import AnyConnection, RecordedEvent, read_stream, recorded_from_row
 from events.streams import TABLE_PREFIX, WALLET_PREFIX, table_stream
 from events.wallet import WalletEvent
 from projections.compare import differences, render
@@ -266,7 +266,7 @@ class _TableReplay:
         for offset in range(0, len(wanted), _COMMAND_CHUNK):
             chunk = wanted[offset : offset + _COMMAND_CHUNK]
             for row in await self.conn.fetch(_WALLET_EVENTS, chunk, WALLET_PREFIX):
-                found[row["command_id"]][row["stream_id"]].append(_recorded(row))
+                found[row["command_id"]][row["stream_id"]].append(recorded_from_row(row))
         return found
 
     def _replay_round(
@@ -410,18 +410,3 @@ def _is_wallet(event: Event) -> bool:
 
 def _builtins(event: Event) -> Any:
     return msgspec.to_builtins(event, builtin_types=(bytes,), order="deterministic")
-
-
-def _recorded(row: Any) -> RecordedEvent:
-    return RecordedEvent(
-        global_position=row["global_position"],
-        tx_id=row["tx_id"],
-        stream_id=row["stream_id"],
-        stream_version=row["stream_version"],
-        event_id=row["event_id"],
-        event_type=row["event_type"],
-        schema_version=row["schema_version"],
-        data=row["data"].encode(),
-        metadata=row["metadata"].encode(),
-        recorded_at=row["recorded_at"],
-    )
