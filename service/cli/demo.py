@@ -93,12 +93,14 @@ class _Api:
         self._tokens: dict[tuple[str, str], tuple[str, float]] = {}
 
     def _headers(self, role: Role, subject: str) -> dict[str, str]:
-        token, minted = self._tokens.get((role, subject), ("", 0.0))
-        # Re-minted well before expiry, so a long demo never sends an expired token.
-        if time.monotonic() - minted > self._ttl_s / 2:
+        cached = self._tokens.get((role, subject))
+        # Re-minted well before expiry, so a long demo never sends an expired token. (Not
+        # "minted at 0.0": the monotonic clock may be younger than a token's half-life.)
+        if cached is None or time.monotonic() - cached[1] > self._ttl_s / 2:
             token = mint_token(self._secret, role, subject, self._ttl_s)
-            self._tokens[(role, subject)] = (token, time.monotonic())
-        return {"Authorization": f"Bearer {token}"}
+            cached = (token, time.monotonic())
+            self._tokens[(role, subject)] = cached
+        return {"Authorization": f"Bearer {cached[0]}"}
 
     async def call(
         self,
