@@ -20,6 +20,7 @@ import msgspec
 
 from events.codec import Event, encode_event
 from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable
+from events.notifier import Notifier
 from events.store import (
     DuplicateCommand,
     NewEvent,
@@ -28,11 +29,11 @@ from events.store import (
     WrongExpectedVersion,
     append,
     lookup_command,
-    notify,
 )
 from events.streams import table_stream, wallet_stream
 from events.wallet import WalletEvent
 from projections import history, tables, timers, wallets
+from service.cache import CommittedCache
 from service.observability import observe_command
 from service.rules.decide import decide
 from service.rules.deck import new_seed
@@ -119,11 +120,23 @@ class CommandHandler:
     """Runs table commands against the store. Stateless: any instance may run any command."""
 
     def __init__(
-        self, pool: asyncpg.Pool[asyncpg.Record], *, attempts: int = 8, test_mode: bool = False
+        self,
+        pool: asyncpg.Pool[asyncpg.Record],
+        *,
+        attempts: int = 8,
+        test_mode: bool = False,
+        notifier: Notifier | None = None,
+        cache: CommittedCache | None = None,
     ) -> None:
         self._pool = pool
         self._attempts = attempts
         self._test_mode = test_mode
+        self._notifier = notifier or Notifier(pool)
+        self._cache = cache or CommittedCache()
+
+    async def close(self) -> None:
+        """Send the wake-ups still pending (before the pool closes)."""
+        await self._notifier.close()
 
     async def execute(
         self,
@@ -201,35 +214,54 @@ class CommandHandler:
         request_id: str | None,
         must_exist: bool,
     ) -> tuple[CommandResult, Table | None]:
-        for _ in range(self._attempts):
-            try:
-                async with self._pool.acquire() as conn:
-                    # No transaction: the reads are checked by the append's expected
-                    # versions, and the append writes the read models in its own statement.
-                    result, streams, state = await self._attempt(
-                        conn,
-                        table_id,
-                        command,
-                        actor,
-                        command_id,
-                        expected_version,
-                        request_id,
-                        must_exist,
-                    )
-                    # Woken only after commit: NOTIFY inside the transaction would make every
-                    # command's commit wait its turn for PostgreSQL's notify lock.
-                    await notify(conn, streams)
+        # The first attempt may decide on what this process committed last (no load, no
+        # decoding); anything that guess gets wrong is found by the append's expected
+        # versions, and everything after it starts from a fresh load.
+        fresh = False
+        async with self._cache.turn(table_id):
+            for _ in range(self._attempts):
+                try:
+                    async with self._pool.acquire() as conn:
+                        # No transaction: the reads are checked by the append's expected
+                        # versions, and the append writes the read models in its own
+                        # statement.
+                        result, streams, state = await self._attempt(
+                            conn,
+                            table_id,
+                            command,
+                            actor,
+                            command_id,
+                            expected_version,
+                            request_id,
+                            must_exist,
+                            fresh=fresh,
+                        )
+                    # Woken only after commit, and many commands per NOTIFY: inside the
+                    # transaction every command's commit would wait its turn for
+                    # PostgreSQL's notify lock.
+                    self._notifier.notify(streams)
                     return result, state
-            except WrongExpectedVersion:
-                continue
-            except DuplicateCommand as duplicate:
-                return _answer(duplicate.result, command), None
-            except RuleViolation as refusal:
-                stored = await self._remember_refusal(table_id, command, command_id, refusal)
-                if stored is None:
+                except WrongExpectedVersion as stale:
+                    self._cache.forget(table_id, [stale.stream_id.removeprefix("wallet-")])
+                    fresh = True
+                except DuplicateCommand as duplicate:
+                    return _answer(duplicate.result, command), None
+                except (RuleViolation, VersionMismatch) as refusal:
+                    if not fresh:
+                        # Decided on a guess: a refusal is only answered from a fresh load.
+                        self._cache.forget(table_id)
+                        fresh = True
+                        continue
+                    if isinstance(refusal, VersionMismatch):
+                        raise
+                    stored = await self._remember_refusal(table_id, command, command_id, refusal)
+                    if stored is None:
+                        raise
+                    return _answer(stored, command), None
+                except BaseException:
+                    self._cache.forget(table_id)
                     raise
-                return _answer(stored, command), None
-        raise Conflict(f"table {table_id} is too busy; try again")
+            raise Conflict(f"table {table_id} is too busy; try again")
 
     async def _remember_refusal(
         self, table_id: str, command: Command, command_id: str, refusal: RuleViolation
@@ -261,16 +293,24 @@ class CommandHandler:
         expected_version: int | None,
         request_id: str | None,
         must_exist: bool,
+        *,
+        fresh: bool,
     ) -> tuple[CommandResult, list[str], Table]:
         # The acting player's wallet comes with the table: most money moves are theirs.
         mine = [actor.id] if actor.role == "player" else []
-        stored, table, version, held = await tables.load_for_command(
-            conn, table_id, command_id, mine
-        )
-        if stored is not None:
-            # A retry of a command already recorded: answer as the first time, even if the
-            # rules would refuse it now.
-            raise DuplicateCommand(command_id, stored)
+        cached = None if fresh else self._cache.table(table_id)
+        held = self._cache.wallets(mine) if cached else None
+        if cached is not None and held is not None:
+            version, table = cached
+        else:
+            stored, table, version, held = await tables.load_for_command(
+                conn, table_id, command_id, mine
+            )
+            if stored is not None:
+                # A retry of a command already recorded: answer as the first time, even if
+                # the rules would refuse it now.
+                raise DuplicateCommand(command_id, stored)
+            self._cache.remember_loaded(held)
         if must_exist and not version:
             raise UnknownTable(table_id)
         if expected_version is not None and expected_version != version:
@@ -289,8 +329,13 @@ class CommandHandler:
             state = fold(state, opened)
         every_event = [e for *_, events in batches for e in events]
         touched = wallets_touched(every_event)
-        if not set(touched) <= set(mine):
-            held = await wallets.load(conn, touched)
+        if not set(touched) <= held.keys():
+            others = [w for w in touched if w not in held]
+            more = self._cache.wallets(others) if not fresh else None
+            if more is None:
+                more = await wallets.load(conn, others)
+                self._cache.remember_loaded(more)
+            held = {**held, **more}
         if touched:
             check_funds(every_event, {k: v.wallet for k, v in held.items()}, state.rules.currency)
         appends = _appends(table_id, version, batches, held, request_id)
@@ -316,7 +361,7 @@ class CommandHandler:
                 f" AND deck = {writes.param(list(test_deck))}::text[]"
                 " AND EXISTS (SELECT FROM appended)",
             )
-        await append(
+        recorded = await append(
             conn,
             appends,
             command_id=command_id,
@@ -324,6 +369,8 @@ class CommandHandler:
             notify=False,
             side_writes=writes,
         )
+        moves = [e for e in every_event if isinstance(e, WalletEvent)]
+        self._cache.committed(table_id, result.version, state, recorded, moves)
         return result, [a.stream_id for a in appends], state
 
     async def _next_deck(self, conn: Any, table_id: str) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ __all__ = [
     "configure_logging",
     "observe_command",
     "request_id_middleware",
+    "request_id_of",
     "watch_projection_lag",
 ]
 
@@ -103,6 +104,15 @@ def request_id_middleware(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send_with_id)
 
     return middleware
+
+
+def request_id_of(request: Any) -> str | None:
+    """The request id :func:`request_id_middleware` gave this request (``None`` outside it).
+
+    Kept in the request's scope state, not the app's ``State`` that Litestar injects as
+    ``state``."""
+    request_id: str | None = request.scope.get("state", {}).get("request_id")
+    return request_id
 
 
 async def watch_projection_lag(pool: Any, names: list[str], interval_s: float = 5.0) -> None:

@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             # Stop taking time-outs, hand projection leadership over and close live streams
             # before the pool goes.
             await clock.stop()
+            await commands.close()
             await audit.stop()
             await hub.stop()
             await pool.close()

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, get, post, put
+from litestar import Controller, Request, get, post, put
 from litestar.datastructures import State
 from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
@@ -25,6 +25,7 @@ from service.app.problems import problem
 from service.app.responses import problems
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
 from service.handling import CommandHandler, UnknownTable
+from service.observability import request_id_of
 from service.rules.cards import CardError, parse_cards
 from service.rules.presets import make_ruleset
 from service.rules.state import Table
@@ -172,10 +173,8 @@ class TableController(Controller):
         self,
         table_id: FromPath[str],
         data: JSONBody[PlayerCommand],
-        pool: Pool,
-        commands: Commands,
+        request: Request[Any, Any, Any],
         principal: Caller,
-        state: State,
         idempotency_key: Annotated[
             str | None, HeaderParameter(name="Idempotency-Key", required=False, max_length=200)
         ] = None,
@@ -185,6 +184,10 @@ class TableController(Controller):
         if not idempotency_key:
             raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
         expected = _version(if_match)
+        # The hot path: the handler and pool straight from the app's state, as a second
+        # injected dependency would have Litestar resolve them in a task group per request.
+        services = request.app.state
+        commands: CommandHandler = services.commands
         try:
             result, after = await commands.execute_with_state(
                 table_id,
@@ -192,7 +195,7 @@ class TableController(Controller):
                 _actor(principal),
                 command_id=f"{principal.subject}:{idempotency_key}",
                 expected_version=expected,
-                request_id=state.get("request_id"),
+                request_id=request_id_of(request),
                 must_exist=True,
             )
         except UnknownTable:
@@ -202,7 +205,7 @@ class TableController(Controller):
         view = (
             seen_by(after, result.version, viewer)
             if after is not None
-            else await load_view(pool, table_id, viewer)
+            else await load_view(services.pool, table_id, viewer)
         )
         return CommandResponse(
             version=result.version, events=result.events, duplicate=result.duplicate, table=view
