@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.projections:
             await audit.start()
         lag = asyncio.create_task(watch_projection_lag(pool, [audit.projection.name]))
+        _settle_heap()
         try:
             yield
         finally:
@@ -132,6 +134,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=64 * 1024,
         debug=False,
     )
+
+
+def _settle_heap() -> None:
+    """What start-up allocated lives as long as the process: the collector need not walk it
+    again. A command allocates thousands of short-lived objects and hardly any cycle, so
+    the youngest generation is collected less often than Python's default (every 700)."""
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
 
 
 def _rate_limit(settings: Settings) -> list[Any]:
