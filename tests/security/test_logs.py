@@ -57,7 +57,10 @@ async def test_logs_hold_no_seed_card_or_token(database_url: str, tmp_path: Path
             assert settled["previous_round"]["seed"] is not None
         seeds = await _round_secrets(database_url)
     text = served.log_text()
-    assert '"event": "command"' in text and "/v1/tables/live" in text, "nothing was logged"
+    logged = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    commands = [line for line in logged if line.get("event") == "command"]
+    assert commands and "/v1/tables/live" in text, "nothing was logged"
+    assert "live" in {line["table_id"] for line in commands}
     for secret in seeds:
         assert secret not in text, "a seed is in the logs"
     cards = [c for c in DEALT_DECK if re.search(rf"[\"'\s\[]{c}[\"'\s\],]", text)]
