@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
 from litestar.testing import AsyncTestClient
 
 from tests.api.conftest import bearer
@@ -119,3 +120,27 @@ async def test_game_recall_and_round_report(client: AsyncTestClient) -> None:  #
     # alice: staked 300, got 400; bob: staked 100 (folded), got nothing.
     assert (whole["staked"], whole["paid_back"], whole["house_result"]) == (400, 400, 0)
     assert (await client.get("/v1/reports/rounds", headers=ALICE)).status_code == 403
+
+
+async def test_the_request_id_is_recorded_with_the_events(
+    client: AsyncTestClient,  # type: ignore[type-arg]
+    database_url: str,
+) -> None:
+    r = await client.post("/v1/tables", json={"table_id": "t1"}, headers=OPERATOR)
+    assert r.status_code == 201, r.text
+    response = await client.post(
+        "/v1/tables/t1/commands",
+        json={"type": "SitDown"},
+        headers={**ALICE, "Idempotency-Key": "s1", "X-Request-ID": "req-sit-alice"},
+    )
+    assert response.status_code == 200, response.text
+    assert response.headers["x-request-id"] == "req-sit-alice"
+    conn = await asyncpg.connect(database_url)
+    try:
+        recorded = await conn.fetchval(
+            "SELECT metadata ->> 'request_id' FROM events"
+            " WHERE metadata ->> 'command_id' = 'alice:s1'"
+        )
+    finally:
+        await conn.close()
+    assert recorded == "req-sit-alice"

@@ -31,8 +31,10 @@ async def db(database_url: str) -> AsyncIterator[asyncpg.Pool[asyncpg.Record]]:
 
 
 @pytest.fixture
-def handler(db: asyncpg.Pool[asyncpg.Record]) -> CommandHandler:
-    return CommandHandler(db, test_mode=True)
+async def handler(db: asyncpg.Pool[asyncpg.Record]) -> AsyncIterator[CommandHandler]:
+    commands = CommandHandler(db, test_mode=True)
+    yield commands
+    await commands.close()
 
 
 @pytest.fixture

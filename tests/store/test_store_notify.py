@@ -16,7 +16,8 @@ import msgspec
 import pytest
 
 from events import store
-from events.pool import connect
+from events.notifier import Notifier
+from events.pool import connect, create_pool
 from events.records import NewEvent, StreamAppend, WrongExpectedVersion
 
 Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"
@@ -95,3 +96,31 @@ async def test_hot_path_notifies_after_its_own_commit(pool: Pool, listener: List
 
         await store.notify(conn, (e.stream_id for e in recorded))
         assert await listener.wait_for("quiet") == ["marker-3", "quiet"]
+
+
+async def test_the_notifier_sends_each_queued_stream_once_in_one_batch(
+    pool: Pool, listener: Listener
+) -> None:
+    notifier = Notifier(pool)
+    # Queued in one turn of the event loop, as by commands finishing together.
+    notifier.notify(["table-2", "wallet-a"])
+    notifier.notify(["wallet-a", "table-1"])
+    await notifier.close()
+    async with pool.acquire() as conn:
+        await store.append(conn, [_to("marker-2", 0)])
+    received = await listener.wait_for("marker-2")
+    # One statement: the three wake-ups arrive together, sorted, each once.
+    assert received == ["table-1", "table-2", "wallet-a", "marker-2"]
+
+
+async def test_the_notifier_gives_up_quietly_when_the_database_is_gone(
+    database_url: str, listener: Listener
+) -> None:
+    closed = await create_pool(database_url, min_size=1, max_size=1)
+    await closed.close()
+    notifier = Notifier(closed)
+    notifier.notify(["table-1"])
+    await notifier.close()  # a wake-up is a hint: lost, not raised
+    notifier.notify(["table-2"])  # and the next one is tried again
+    await notifier.close()
+    assert listener.payloads == []
