@@ -5,8 +5,9 @@
                                         [--repeat 3] [--workers 1] [--url URL]
                                         [--baseline-root DIR] [--profile DIR] [--json FILE]
 
-Run by hand, not in CI. It creates a fresh database on the PostgreSQL server at ``--url``
-(default: the local one) and then, ``--repeat`` times, interleaved:
+Run by hand, not in CI. It creates a fresh database per kind below on the PostgreSQL server
+at ``--url`` (default: the local one), so that what one kind leaves behind is not charged to
+another, and then, ``--repeat`` times, interleaved:
 
 - **service**: starts ``russian-poker serve`` as a subprocess on that database (rate limit
   off, a fixed JWT secret, the default pool, clock and audit projection on, logs to a file)
@@ -28,12 +29,12 @@ Each measurement runs ``--warmup`` seconds, then counts ``--seconds`` seconds: r
 (commands) per second and their latency p50/p95/p99 (sent to answer fully read, in the
 generator). The service run also reports events and settled rounds per second (from the
 store) and the CPU each process used in the window: the server, the PostgreSQL backends
-of the benchmark database, the generator, and everything else on the machine. After the
+of its database, the generator, and everything else on the machine. After the
 last repetition it rebuilds every read model (``projections.rebuild``) and replays every
-settled round (``service.audit.replay``) of the benchmark database and reports their
+settled round (``service.audit.replay``) of the service's database and reports their
 events per second. Medians over the
 repetitions and the service/ceiling ratios come last; ``--json FILE`` keeps everything.
-``--keep`` keeps the database (its name is printed). ``--profile DIR`` samples every
+``--keep`` keeps the databases (their names are printed). ``--profile DIR`` samples every
 server with ``py-spy`` (collapsed stacks; ``PY_SPY_EXTRA=--native`` adds native frames).
 See docs/benchmarks.md, "Load (HTTP)".
 """
@@ -701,7 +702,7 @@ def main() -> None:
     )
     parser.add_argument("--audit-repeat", type=int, default=3, help="0: skip rebuild/replay")
     parser.add_argument("--database", help="use this existing database name (not dropped)")
-    parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark databases")
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument(
         "--profile", type=Path, help="py-spy the service during each run; collapsed stacks here"
@@ -716,20 +717,24 @@ def main() -> None:
         parser.error("at most 4 players per table (one box each on the russian preset)")
     extra_env = dict(item.split("=", 1) for item in args.env)
 
-    name = args.database or f"rp_load_{uuid.uuid4().hex[:8]}"
-    database = (
-        _with_database(args.url, name)
-        if args.database
-        else asyncio.run(_create_database(args.url, name))
-    )
-    print(
-        f"database {name}; {args.clients} clients, {args.tables} tables, {args.workers} "
-        f"worker(s), {args.repeat} x {args.seconds:g} s (+{args.warmup:g} s warm-up); "
-        f"load average before: {os.getloadavg()[0]:.2f}"
-    )
+    run = f"rp_load_{uuid.uuid4().hex[:8]}"
     kinds = [args.only] if args.only else ["service", "ceiling"]
     if args.baseline_root:
         kinds.insert(1, "baseline")
+    # One database per kind: what one kind leaves behind (dead rows, autovacuum, the
+    # ceiling's hundreds of thousands of rows) must not be charged to another.
+    names = {kind: args.database or f"{run}_{kind}" for kind in kinds}
+    databases = {
+        kind: _with_database(args.url, name)
+        if args.database
+        else asyncio.run(_create_database(args.url, name))
+        for kind, name in names.items()
+    }
+    print(
+        f"databases {', '.join(sorted(set(names.values())))}; {args.clients} clients, "
+        f"{args.tables} tables, {args.workers} worker(s), {args.repeat} x {args.seconds:g} s "
+        f"(+{args.warmup:g} s warm-up); load average before: {os.getloadavg()[0]:.2f}"
+    )
     results: dict[str, list[dict[str, Any]]] = {k: [] for k in kinds}
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="rp-load-") as scratch:
@@ -743,12 +748,12 @@ def main() -> None:
                         "warmup": args.warmup,
                         "seed": rep,
                         "operator": _operator_token(),
-                        "prefix": f"{name}-{kind}-{rep}",
-                        "database": name,
+                        "prefix": f"{run}-{kind}-{rep}",
+                        "database": names[kind],
                         "table_ids": [f"{kind}{rep}-t{j}" for j in range(args.tables)],
                     }
                     server = _start(
-                        kind, database, args.workers, logs, extra_env, args.baseline_root
+                        kind, databases[kind], args.workers, logs, extra_env, args.baseline_root
                     )
                     spy = _py_spy(server, args.profile, f"{kind}-{rep}") if args.profile else None
                     try:
@@ -759,14 +764,17 @@ def main() -> None:
                             spy.wait(timeout=60)
                         server.stop()
                     if kind != "ceiling":
-                        result.update(asyncio.run(_store_figures(database, result["window"])))
+                        result.update(
+                            asyncio.run(_store_figures(databases[kind], result["window"]))
+                        )
                     results[kind].append(result)
                     print(f"[{rep + 1}/{args.repeat}] " + _line(kind, result), flush=True)
             if args.audit_repeat and "service" in kinds:
-                figures = asyncio.run(_audit(database, args.audit_repeat))
+                figures = asyncio.run(_audit(databases["service"], args.audit_repeat))
         finally:
             if not (args.keep or args.database):
-                asyncio.run(_drop_database(args.url, name))
+                for name in names.values():
+                    asyncio.run(_drop_database(args.url, name))
     medians: dict[str, dict[str, Any]] = {
         kind: {k: statistics.median(r[k] for r in runs) for k in _MEDIANS if k in runs[0]}
         for kind, runs in results.items()
