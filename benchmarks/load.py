@@ -750,7 +750,7 @@ def main() -> None:
                         "operator": _operator_token(),
                         "prefix": f"{run}-{kind}-{rep}",
                         "database": names[kind],
-                        "table_ids": [f"{kind}{rep}-t{j}" for j in range(args.tables)],
+                        "table_ids": [f"{kind}{rep}-{run[-8:]}-t{j}" for j in range(args.tables)],
                     }
                     server = _start(
                         kind, databases[kind], args.workers, logs, extra_env, args.baseline_root
