@@ -155,20 +155,34 @@ def test_metrics_stay_off_the_public_proxy() -> None:
 
 
 def test_other_paths_keep_a_short_read_timeout() -> None:
-    for path in ("/v1/tables/t1/commands", "/v1/tables", "/health/ready"):
+    upstreams = {
+        "/v1/tables/t1/commands": "http://russian_poker_by_table",
+        "/v1/tables": "http://russian_poker",
+        "/v1/tables/t1": "http://russian_poker",
+        "/health/ready": "http://russian_poker",
+    }
+    for path, upstream in upstreams.items():
         location = location_for(path)
         assert location is not location_for(STREAM), path
-        assert location.value("proxy_pass") == "http://russian_poker", path
+        assert location.value("proxy_pass") == upstream, path
         assert seconds(effective(location, "proxy_read_timeout") or "60s") <= 120, path
 
 
-def test_upstream_balances_both_instances() -> None:
+def test_commands_location_serves_exactly_the_command_route() -> None:
+    by_table = location_for("/v1/tables/t1/commands")
+    routed = {p for p in app_routes() if location_for(concrete(p)) is by_table}
+    assert routed == {"/v1/tables/{table_id}/commands"}
+
+
+def test_upstreams_balance_both_instances() -> None:
     (http_block,) = parse(NGINX_CONF.read_text()).children("http")
-    (upstream,) = http_block.children("upstream")
-    assert upstream.args == ["russian_poker"]
-    hosts = [args[0] for args in upstream.values("server")]
-    assert hosts == ["api-1:8000", "api-2:8000"]
-    assert upstream.values("keepalive")
+    upstreams = {u.args[0]: u for u in http_block.children("upstream")}
+    assert set(upstreams) == {"russian_poker", "russian_poker_by_table"}
+    for upstream in upstreams.values():
+        hosts = [args[0] for args in upstream.values("server")]
+        assert hosts == ["api-1:8000", "api-2:8000"]
+        assert upstream.values("keepalive")
+    assert upstreams["russian_poker_by_table"].values("hash") == [["$table_id", "consistent"]]
 
 
 def test_forwarded_headers_are_set() -> None:
@@ -205,6 +219,17 @@ class Instance(BaseHTTPRequestHandler):
             self._chunk(f"event: state\ndata: {name}-2 released={released}\n\n")
             self.wfile.write(b"0\r\n\r\n")
             return
+        body = name.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self) -> None:
+        name = self.server.name  # type: ignore[attr-defined]
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.server.seen.append((self.path, dict(self.headers)))  # type: ignore[attr-defined]
         body = name.encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/plain")
@@ -257,7 +282,7 @@ def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
         text, replaced = re.subn(
             rf"server {name}:8000[^;]*;", f"server 127.0.0.1:{instance.server_address[1]};", text
         )
-        assert replaced == 1, name
+        assert replaced == 2, name  # in both upstreams
     port = free_port()
     text, replaced = re.subn(r"listen 8080;", f"listen 127.0.0.1:{port};", text)
     assert replaced == 1
@@ -319,6 +344,21 @@ def test_requests_reach_both_instances(proxy: Proxy) -> None:
     forwarded = [h for i in proxy.instances.values() for _, h in i.seen]  # type: ignore[attr-defined]
     assert all("X-Forwarded-For" in h and h.get("X-Forwarded-Proto") == "http" for h in forwarded)
     assert all(h.get("Connection", "").lower() != "close" for h in forwarded), "keep-alive"
+
+
+def test_a_tables_commands_reach_one_instance(proxy: Proxy) -> None:
+    answers: dict[str, set[str]] = {}
+    for round_ in range(3):
+        for table in range(12):
+            conn = proxy.connect()
+            conn.request("POST", f"/v1/tables/t{table}/commands", body=b"{}")
+            response = conn.getresponse()
+            assert response.status == 200
+            answers.setdefault(f"t{table}", set()).add(response.read().decode())
+            conn.close()
+    assert all(len(names) == 1 for names in answers.values()), answers
+    # ... and the tables are spread over both.
+    assert set().union(*answers.values()) == {"api-1", "api-2"}, answers
 
 
 def test_metrics_are_not_proxied(proxy: Proxy) -> None:
