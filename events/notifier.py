@@ -10,23 +10,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
-from typing import Final
 
 import asyncpg
 import structlog
 
+from events.pool import DATABASE_GONE
 from events.store import notify
 
 __all__ = ["Notifier"]
 
 _log = structlog.get_logger(__name__)
-_DATABASE_GONE: Final = (
-    OSError,
-    TimeoutError,
-    asyncpg.PostgresError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
-)
 
 
 class Notifier:
@@ -58,7 +51,7 @@ class Notifier:
                 try:
                     async with self._pool.acquire() as conn:
                         await notify(conn, batch)
-                except _DATABASE_GONE as error:
+                except DATABASE_GONE as error:
                     _log.warning("wake-up not sent", streams=len(batch), error=str(error))
         finally:
             self._sending = None

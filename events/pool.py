@@ -6,7 +6,13 @@ from typing import Final
 
 import asyncpg
 
-__all__ = ["DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT", "connect", "create_pool", "session_settings"]
+__all__ = [
+    "DATABASE_GONE",
+    "DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT",
+    "connect",
+    "create_pool",
+    "session_settings",
+]
 
 DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT: Final = 10.0
 """Seconds a session may sit idle inside a transaction before the server ends it.
@@ -14,6 +20,18 @@ DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT: Final = 10.0
 Catch-up readers only read below the oldest running transaction, so one forgotten open
 transaction would stall every projection; this bounds the stall.
 """
+
+DATABASE_GONE: Final = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    # A connection lost mid-operation can surface as this (MagicStack/asyncpg#784, #1069).
+    asyncpg.InternalClientError,
+)
+"""What a restarted, crashed or unreachable database raises. A background loop (the clock,
+a projection runner, the live hub, the notifier) catches these, logs and carries on;
+anything else would end the loop for the life of the process."""
 
 
 def session_settings(

@@ -21,7 +21,7 @@ from typing import Any, Final, Protocol
 import asyncpg
 import structlog
 
-from events.pool import connect
+from events.pool import DATABASE_GONE, connect
 from events.records import Position
 from events.store import NOTIFY_CHANNEL, AnyConnection, RecordedEvent, read_all
 
@@ -201,14 +201,7 @@ class ProjectionRunner:
         while not self._stopping.is_set():
             try:
                 await self._lead_once()
-            except (
-                OSError,
-                TimeoutError,
-                asyncpg.PostgresError,
-                asyncpg.InterfaceError,
-                # A connection lost mid-operation can surface as this (MagicStack/asyncpg#784).
-                asyncpg.InternalClientError,
-            ) as error:
+            except DATABASE_GONE as error:
                 log.warning("projection runner lost its connection", error=str(error))
                 await self._pause(self.retry_interval)
 

@@ -18,6 +18,7 @@ import msgspec
 import structlog
 
 from events.commands import SYSTEM, BettingTimeUp, DecisionTimeUp
+from events.pool import DATABASE_GONE
 from service.handling import CommandHandler, Conflict
 from service.rules.errors import RuleViolation
 
@@ -78,13 +79,7 @@ class Clock:
         while True:
             try:
                 await self.tick()
-            except (
-                OSError,
-                TimeoutError,
-                asyncpg.PostgresError,
-                asyncpg.InterfaceError,
-                asyncpg.InternalClientError,
-            ) as error:
+            except DATABASE_GONE as error:
                 # The database went (a restart, a lost connection): keep ticking, or no
                 # time-out would ever be sent from this instance again.
                 _log.warning("clock tick failed", error=str(error))

@@ -21,6 +21,7 @@ import asyncpg
 import structlog
 
 from events.codec import decode_event
+from events.pool import DATABASE_GONE
 from events.store import NOTIFY_CHANNEL, RecordedEvent, read_stream
 from events.streams import TABLE_PREFIX, table_stream
 from projections import tables
@@ -32,15 +33,6 @@ __all__ = ["LiveHub", "Update"]
 _log = structlog.get_logger(__name__)
 HISTORY: Final = 256
 """States kept per watched table for catching up."""
-_DATABASE_GONE: Final = (
-    OSError,
-    TimeoutError,
-    asyncpg.PostgresError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
-)
-"""What a restarted or unreachable database raises; anything else in the poller would end it
-(and every live stream of this instance would stop moving)."""
 
 
 class Update:
@@ -169,7 +161,7 @@ class LiveHub:
     async def _safe_refresh(self, table_id: str) -> None:
         try:
             await self.refresh(table_id)
-        except _DATABASE_GONE as error:
+        except DATABASE_GONE as error:
             _log.warning("live refresh failed", table_id=table_id, error=str(error))
 
     async def _poll(self) -> None:
@@ -179,7 +171,7 @@ class LiveHub:
                 # The database restarted or dropped us: listen again; polling covers the gap.
                 try:
                     await self._listen()
-                except _DATABASE_GONE as error:
+                except DATABASE_GONE as error:
                     _log.warning("live listener reconnect failed", error=str(error))
             for table_id in list(self._tables):
                 await self._safe_refresh(table_id)
