@@ -348,7 +348,7 @@ def test_requests_reach_both_instances(proxy: Proxy) -> None:
 
 def test_a_tables_commands_reach_one_instance(proxy: Proxy) -> None:
     answers: dict[str, set[str]] = {}
-    for round_ in range(3):
+    for _ in range(3):
         for table in range(12):
             conn = proxy.connect()
             conn.request("POST", f"/v1/tables/t{table}/commands", body=b"{}")
