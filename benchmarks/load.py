@@ -2,7 +2,7 @@
 
     .venv/bin/pip install -e '.[bench]'        # aiohttp (generator), py-spy (--profile)
     .venv/bin/python benchmarks/load.py [--clients 32] [--tables 16] [--seconds 20]
-                                        [--repeat 3] [--workers 1] [--url URL]
+                                        [--repeat 3] [--workers 1] [--instances 1] [--url URL]
                                         [--baseline-root DIR] [--profile DIR] [--json FILE]
 
 Run by hand, not in CI. It creates a fresh database per kind below on the PostgreSQL server
@@ -21,6 +21,9 @@ another, and then, ``--repeat`` times, interleaved:
 - **ceiling**: starts ``benchmarks/ceiling_app.py`` (one ``INSERT`` per request, same pool,
   same uvicorn, same worker count, no access log) and drives it with the same generator,
   ``--clients`` clients each sending the next request as soon as the last one is answered.
+- with ``--instances N``, each kind runs as N server processes; the generator sends all of a
+  table's players to one of them (table ``i`` to instance ``i mod N``, as the compose proxy
+  hashes the table id), and ceiling clients take turns.
 - **baseline** (only with ``--baseline-root``): the service once more, from another source
   tree (e.g. ``git archive`` of an older commit unpacked there), for before/after figures
   measured in the same run.
@@ -124,8 +127,8 @@ class _CpuWindow:
     """CPU used during the measured window: the server, PostgreSQL, this generator, and the
     whole machine (other work on a shared machine shows up as ``other``)."""
 
-    def __init__(self, server_pid: int, database: str) -> None:
-        self.server_pid = server_pid
+    def __init__(self, server_pids: list[int], database: str) -> None:
+        self.server_pids = set(server_pids)
         self.database = database
         self.samples: list[tuple[int, int, float, int, int]] = []
 
@@ -133,7 +136,7 @@ class _CpuWindow:
         machine_busy, machine_total = _machine_ticks()
         self.samples.append(
             (
-                _cpu_ticks({self.server_pid}),
+                _cpu_ticks(self.server_pids),
                 _cpu_ticks(database=self.database),
                 time.process_time(),
                 machine_busy,
@@ -339,20 +342,33 @@ async def _generate(config: dict[str, Any]) -> dict[str, Any]:
     clients: int = config["clients"]
     players = [f"p{i}" for i in range(clients)]
     tokens = {p: mint_token(SECRET, "player", p, 7200) for p in players}
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
     timeout = aiohttp.ClientTimeout(total=60)
-    async with aiohttp.ClientSession(
-        config["base_url"], connector=connector, timeout=timeout
-    ) as session:
+    async with contextlib.AsyncExitStack() as stack:
+        # One session per instance; a table's players all use one (as the compose proxy
+        # sends a table's commands to one instance), ceiling clients take turns.
+        sessions = [
+            await stack.enter_async_context(
+                aiohttp.ClientSession(
+                    url,
+                    connector=aiohttp.TCPConnector(limit=0, force_close=False),
+                    timeout=timeout,
+                )
+            )
+            for url in config["base_urls"]
+        ]
+        session = sessions[0]
         start = time.perf_counter() + config["warmup"]
         until = start + config["seconds"]
         recorder = _Recorder(window=(start, until))
-        cpu = _CpuWindow(config["server_pid"], config["database"])
+        cpu = _CpuWindow(config["server_pids"], config["database"])
         if config["kind"] == "ceiling":
             started_wall = time.time() + config["warmup"]
             await asyncio.gather(
                 cpu.run(start, until),
-                *(_ceiling_client(session, p, tokens[p], recorder, until) for p in players),
+                *(
+                    _ceiling_client(sessions[i % len(sessions)], p, tokens[p], recorder, until)
+                    for i, p in enumerate(players)
+                ),
             )
         else:
             await _setup_service(session, config, tokens)
@@ -362,10 +378,18 @@ async def _generate(config: dict[str, Any]) -> dict[str, Any]:
             rng = random.Random(config["seed"])
             bots = []
             for i, player in enumerate(players):
-                tracker = trackers[i % len(trackers)]
+                table = i % len(trackers)
+                tracker = trackers[table]
                 box = i // len(trackers) + 1
                 bot = _Player(
-                    session, player, tokens[player], tracker, box, recorder, rng, config["prefix"]
+                    sessions[table % len(sessions)],
+                    player,
+                    tokens[player],
+                    tracker,
+                    box,
+                    recorder,
+                    rng,
+                    config["prefix"],
                 )
                 assert await bot.command({"type": "SitDown"}), f"{player} could not sit"
                 bots.append(bot)
@@ -550,8 +574,13 @@ def _get_ok(url: str) -> bool:
         return False
 
 
-def _measure(kind: str, server: _Server, config: dict[str, Any]) -> dict[str, Any]:
-    config = {**config, "kind": kind, "base_url": server.base_url, "server_pid": server.process.pid}
+def _measure(kind: str, servers: list[_Server], config: dict[str, Any]) -> dict[str, Any]:
+    config = {
+        **config,
+        "kind": kind,
+        "base_urls": [s.base_url for s in servers],
+        "server_pids": [s.process.pid for s in servers],
+    }
     generator = subprocess.run(
         [sys.executable, __file__, "generate", json.dumps(config)],
         cwd=ROOT,
@@ -693,6 +722,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--instances",
+        type=int,
+        default=1,
+        help="server processes per kind; a table's players all talk to one of them",
+    )
     parser.add_argument("--only", choices=("service", "ceiling"), default=None)
     parser.add_argument(
         "--baseline-root",
@@ -732,7 +767,8 @@ def main() -> None:
     }
     print(
         f"databases {', '.join(sorted(set(names.values())))}; {args.clients} clients, "
-        f"{args.tables} tables, {args.workers} worker(s), {args.repeat} x {args.seconds:g} s "
+        f"{args.tables} tables, {args.instances} instance(s) x {args.workers} worker(s), "
+        f"{args.repeat} x {args.seconds:g} s "
         f"(+{args.warmup:g} s warm-up); load average before: {os.getloadavg()[0]:.2f}"
     )
     results: dict[str, list[dict[str, Any]]] = {k: [] for k in kinds}
@@ -752,17 +788,28 @@ def main() -> None:
                         "database": names[kind],
                         "table_ids": [f"{kind}{rep}-{run[-8:]}-t{j}" for j in range(args.tables)],
                     }
-                    server = _start(
-                        kind, databases[kind], args.workers, logs, extra_env, args.baseline_root
+                    servers = [
+                        _start(
+                            kind, databases[kind], args.workers, logs, extra_env, args.baseline_root
+                        )
+                        for _ in range(args.instances)
+                    ]
+                    spies = (
+                        [
+                            _py_spy(server, args.profile, f"{kind}-{rep}-{i}")
+                            for i, server in enumerate(servers)
+                        ]
+                        if args.profile
+                        else []
                     )
-                    spy = _py_spy(server, args.profile, f"{kind}-{rep}") if args.profile else None
                     try:
-                        result = _measure(kind, server, config)
+                        result = _measure(kind, servers, config)
                     finally:
-                        if spy is not None:
+                        for spy in spies:
                             spy.send_signal(signal.SIGINT)
                             spy.wait(timeout=60)
-                        server.stop()
+                        for server in servers:
+                            server.stop()
                     if kind != "ceiling":
                         result.update(
                             asyncio.run(_store_figures(databases[kind], result["window"]))
