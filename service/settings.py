@@ -29,6 +29,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     test_mode: bool = False
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     command_attempts: Annotated[int, msgspec.Meta(ge=1, le=100)] = 8
+    cached_tables: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 4096
+    """Tables whose last committed state this instance keeps to decide on (10–20 KiB each;
+    16 wallets per table besides); 0 loads every table for every command."""
     pool_size: Annotated[int, msgspec.Meta(ge=2, le=500)] = 20
     database_wait_s: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 30.0
     """How long start-up waits for the database to accept connections."""
@@ -57,6 +60,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_RATE_LIMIT": "rate_limit",
     "RUSSIAN_POKER_SHUTDOWN_GRACE_S": "shutdown_grace_s",
     "RUSSIAN_POKER_COMMAND_ATTEMPTS": "command_attempts",
+    "RUSSIAN_POKER_CACHED_TABLES": "cached_tables",
 }
 
 

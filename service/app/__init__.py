@@ -33,6 +33,7 @@ from service.app.dependencies import (
     provide_wallets,
 )
 from service.app.problems import problem_details_plugin
+from service.cache import CommittedCache
 from service.clock import Clock
 from service.database import database_url, migrated, wait_for_database
 from service.handling import CommandHandler, WalletHandler
@@ -74,7 +75,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await migrated(url)
         pool = await create_pool(url, min_size=2, max_size=settings.pool_size)
         commands = CommandHandler(
-            pool, attempts=settings.command_attempts, test_mode=settings.test_mode
+            pool,
+            attempts=settings.command_attempts,
+            test_mode=settings.test_mode,
+            cache=CommittedCache(
+                tables=settings.cached_tables, wallets=16 * settings.cached_tables
+            ),
         )
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)

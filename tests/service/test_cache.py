@@ -20,9 +20,11 @@ from events.commands import Actor, CancelBets, OpenTable, PlaceAnte, SitDown
 from events.store import stream_version
 from projections import tables
 from service.audit.reconcile import reconcile
+from service.cache import CommittedCache
 from service.handling import CommandHandler, WalletHandler
 from service.rules.errors import RuleViolation
 from service.rules.presets import make_ruleset
+from service.settings import ConfigurationError, load_settings
 from tests.audit.bots import OPERATOR, START_BALANCE, default_plans, fund_players, play_tables
 from tests.service.conftest import truncate_everything
 
@@ -195,3 +197,37 @@ async def test_random_rounds_across_instances_balance_to_the_unit(
             if state.round is not None and not all(b.settled for b in state.round.boxes):
                 on_the_felt += sum(b.staked for b in state.round.boxes if not b.settled)
         assert total + house + on_the_felt == START_BALANCE * len(players)
+
+
+async def test_without_a_cache_every_command_loads_and_lands(
+    db: asyncpg.Pool[asyncpg.Record], wallet_handler: WalletHandler
+) -> None:
+    uncached = CommandHandler(db, cache=CommittedCache(tables=0, wallets=0))
+    try:
+        await setup(uncached, wallet_handler, {"alice": 1_000}, ["t1"])
+        loads = 0
+        original = tables.load_for_command
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal loads
+            loads += 1
+            return await original(*args, **kwargs)
+
+        tables.load_for_command = counted  # type: ignore[assignment]
+        try:
+            await uncached.execute("t1", SitDown(), ALICE)
+            await uncached.execute("t1", PlaceAnte(box=1, ante=100), ALICE)
+            await uncached.execute("t1", CancelBets(), ALICE)
+        finally:
+            tables.load_for_command = original  # type: ignore[assignment]
+        assert loads == 3
+        assert await balance(db, "alice") == 1_000
+    finally:
+        await uncached.close()
+
+
+def test_the_cache_size_is_a_setting() -> None:
+    assert load_settings({"RUSSIAN_POKER_CACHED_TABLES": "0"}).cached_tables == 0
+    assert load_settings({}).cached_tables == 4096
+    with pytest.raises(ConfigurationError, match="RUSSIAN_POKER_CACHED_TABLES"):
+        load_settings({"RUSSIAN_POKER_CACHED_TABLES": "-1"})
