@@ -34,7 +34,7 @@ from events.streams import table_stream, wallet_stream
 from events.wallet import WalletEvent
 from projections import history, tables, timers, wallets
 from service.cache import CommittedCache
-from service.observability import observe_command
+from service.observability import TABLE_LOADS, observe_command
 from service.rules.decide import decide
 from service.rules.deck import new_seed
 from service.rules.errors import RuleViolation
@@ -217,7 +217,7 @@ class CommandHandler:
         # The first attempt may decide on what this process committed last (no load, no
         # decoding); anything that guess gets wrong is found by the append's expected
         # versions, and everything after it starts from a fresh load.
-        fresh = False
+        reload: str | None = None  # why the next attempt must load; None: it may guess
         async with self._cache.turn(table_id):
             for _ in range(self._attempts):
                 try:
@@ -234,7 +234,7 @@ class CommandHandler:
                             expected_version,
                             request_id,
                             must_exist,
-                            fresh=fresh,
+                            reload=reload,
                         )
                     # Woken only after commit, and many commands per NOTIFY: inside the
                     # transaction every command's commit would wait its turn for
@@ -243,14 +243,14 @@ class CommandHandler:
                     return result, state
                 except WrongExpectedVersion as stale:
                     self._cache.forget(table_id, [stale.stream_id.removeprefix("wallet-")])
-                    fresh = True
+                    reload = "stale"
                 except DuplicateCommand as duplicate:
                     return _answer(duplicate.result, command), None
                 except (RuleViolation, VersionMismatch) as refusal:
-                    if not fresh:
+                    if reload is None:
                         # Decided on a guess: a refusal is only answered from a fresh load.
                         self._cache.forget(table_id)
-                        fresh = True
+                        reload = "refusal"
                         continue
                     if isinstance(refusal, VersionMismatch):
                         raise
@@ -294,15 +294,17 @@ class CommandHandler:
         request_id: str | None,
         must_exist: bool,
         *,
-        fresh: bool,
+        reload: str | None,
     ) -> tuple[CommandResult, list[str], Table]:
         # The acting player's wallet comes with the table: most money moves are theirs.
         mine = [actor.id] if actor.role == "player" else []
+        fresh = reload is not None
         cached = None if fresh else self._cache.table(table_id)
         held = self._cache.wallets(mine) if cached else None
         if cached is not None and held is not None:
             version, table = cached
         else:
+            TABLE_LOADS.labels(reload or "not_cached").inc()
             stored, table, version, held = await tables.load_for_command(
                 conn, table_id, command_id, mine
             )

@@ -25,6 +25,7 @@ __all__ = [
     "COMMAND_SECONDS",
     "PROJECTION_LAG",
     "SSE_CONNECTIONS",
+    "TABLE_LOADS",
     "configure_logging",
     "observe_command",
     "request_id_middleware",
@@ -38,6 +39,12 @@ COMMAND_SECONDS: Final = Histogram(
     "Command latency, load to commit",
     ["type"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+TABLE_LOADS: Final = Counter(
+    "russian_poker_table_loads_total",
+    "Commands that loaded their table instead of deciding on this instance's last commit:"
+    " not_cached, stale (another instance or a transfer moved it), refusal (confirmed)",
+    ["why"],
 )
 SSE_CONNECTIONS: Final = Gauge("russian_poker_sse_connections", "Open live-table streams")
 PROJECTION_LAG: Final = Gauge(

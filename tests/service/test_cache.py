@@ -15,6 +15,7 @@ import asyncpg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from prometheus_client import REGISTRY
 
 from events.commands import Actor, CancelBets, OpenTable, PlaceAnte, SitDown
 from events.store import stream_version
@@ -40,6 +41,11 @@ async def other(db: asyncpg.Pool[asyncpg.Record]) -> AsyncIterator[CommandHandle
     await handler.close()
 
 
+def loads(why: str) -> float:
+    """``russian_poker_table_loads_total{why=…}`` so far (the registry is per process)."""
+    return REGISTRY.get_sample_value("russian_poker_table_loads_total", {"why": why}) or 0.0
+
+
 async def balance(db: asyncpg.Pool[asyncpg.Record], wallet: str) -> int:
     value: int = await db.fetchval("SELECT balance FROM wallets WHERE wallet_id = $1", wallet)
     return value
@@ -62,7 +68,9 @@ async def test_a_deposit_made_elsewhere_is_seen_before_refusing(
     await handler.execute("t1", SitDown(), ALICE)  # caches alice's wallet at 100
     await wallet_handler.transfer("alice", "deposit", "top-up", 1_000, actor=OPERATOR)
     # The cached balance cannot pay 200; the wallet can.
+    confirmed = loads("refusal")
     await handler.execute("t1", PlaceAnte(box=1, ante=100, bonus=100), ALICE, command_id="k")
+    assert loads("refusal") == confirmed + 1
     assert await balance(db, "alice") == 900
     stored = await db.fetchval("SELECT result FROM commands WHERE command_id = 'k'")
     assert "refused" not in stored
@@ -80,9 +88,11 @@ async def test_a_box_taken_through_another_instance_is_refused_not_double_sold(
     await other.execute("t1", PlaceAnte(box=1, ante=100), BOB)
     # `handler` last saw box 1 free: its guess accepts, the append finds the table moved on,
     # and the fresh decision refuses.
+    stale = loads("stale")
     with pytest.raises(RuleViolation) as refused:
         await handler.execute("t1", PlaceAnte(box=1, ante=300), ALICE)
     assert refused.value.code == "box_taken"
+    assert loads("stale") == stale + 1
     assert await balance(db, "alice") == 1_000
     assert await balance(db, "bob") == 900
     state, _ = await tables.load(db, "t1")
