@@ -219,18 +219,15 @@ class Instance(BaseHTTPRequestHandler):
             self._chunk(f"event: state\ndata: {name}-2 released={released}\n\n")
             self.wfile.write(b"0\r\n\r\n")
             return
-        body = name.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self._name_itself()
 
     def do_POST(self) -> None:
-        name = self.server.name  # type: ignore[attr-defined]
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.server.seen.append((self.path, dict(self.headers)))  # type: ignore[attr-defined]
-        body = name.encode()
+        self._name_itself()
+
+    def _name_itself(self) -> None:
+        body = self.server.name.encode()  # type: ignore[attr-defined]
         self.send_response(200)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(body)))

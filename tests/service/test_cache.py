@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncpg
 import pytest
@@ -46,6 +46,24 @@ def loads(why: str) -> float:
     return REGISTRY.get_sample_value("russian_poker_table_loads_total", {"why": why}) or 0.0
 
 
+class TwoInstances(NamedTuple):
+    handler: CommandHandler
+    other: CommandHandler
+    wallets: WalletHandler
+    db: asyncpg.Pool[asyncpg.Record]
+
+
+@pytest.fixture
+def two(
+    handler: CommandHandler,
+    other: CommandHandler,
+    wallet_handler: WalletHandler,
+    db: asyncpg.Pool[asyncpg.Record],
+) -> TwoInstances:
+    """Two instances' handlers, the operator's wallet handler and the database."""
+    return TwoInstances(handler, other, wallet_handler, db)
+
+
 async def balance(db: asyncpg.Pool[asyncpg.Record], wallet: str) -> int:
     value: int = await db.fetchval("SELECT balance FROM wallets WHERE wallet_id = $1", wallet)
     return value
@@ -77,11 +95,9 @@ async def test_a_deposit_made_elsewhere_is_seen_before_refusing(
 
 
 async def test_a_box_taken_through_another_instance_is_refused_not_double_sold(
-    handler: CommandHandler,
-    other: CommandHandler,
-    wallet_handler: WalletHandler,
-    db: asyncpg.Pool[asyncpg.Record],
+    two: TwoInstances,
 ) -> None:
+    handler, other, wallet_handler, db = two
     await setup(handler, wallet_handler, {"alice": 1_000, "bob": 1_000}, ["t1"])
     await handler.execute("t1", SitDown(), ALICE)
     await other.execute("t1", SitDown(), BOB)
@@ -101,11 +117,9 @@ async def test_a_box_taken_through_another_instance_is_refused_not_double_sold(
 
 
 async def test_a_debit_checked_against_a_stale_balance_is_checked_again(
-    handler: CommandHandler,
-    other: CommandHandler,
-    wallet_handler: WalletHandler,
-    db: asyncpg.Pool[asyncpg.Record],
+    two: TwoInstances,
 ) -> None:
+    handler, other, wallet_handler, db = two
     await setup(handler, wallet_handler, {"alice": 1_000}, ["t1", "t2"])
     await handler.execute("t1", SitDown(), ALICE)  # `handler` holds alice at 1,000
     await other.execute("t2", SitDown(), ALICE)
@@ -120,11 +134,9 @@ async def test_a_debit_checked_against_a_stale_balance_is_checked_again(
 
 
 async def test_a_credit_to_a_wallet_moved_elsewhere_forgets_its_balance(
-    handler: CommandHandler,
-    other: CommandHandler,
-    wallet_handler: WalletHandler,
-    db: asyncpg.Pool[asyncpg.Record],
+    two: TwoInstances,
 ) -> None:
+    handler, other, wallet_handler, db = two
     await setup(handler, wallet_handler, {"alice": 1_000}, ["t1", "t2"])
     await handler.execute("t1", SitDown(), ALICE)
     await handler.execute("t1", PlaceAnte(box=1, ante=100), ALICE)  # held at 900
@@ -141,11 +153,9 @@ async def test_a_credit_to_a_wallet_moved_elsewhere_forgets_its_balance(
 
 
 async def test_instances_taking_turns_agree_with_the_store(
-    handler: CommandHandler,
-    other: CommandHandler,
-    wallet_handler: WalletHandler,
-    db: asyncpg.Pool[asyncpg.Record],
+    two: TwoInstances,
 ) -> None:
+    handler, other, wallet_handler, db = two
     await setup(handler, wallet_handler, {"alice": 10_000, "bob": 10_000}, ["t1"])
     instances = [handler, other]
     await instances[0].execute("t1", SitDown(), ALICE)
