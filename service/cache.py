@@ -11,12 +11,12 @@ money or for what a player may see; it only saves the round trip and the decodin
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
-from typing import Final, Generic, TypeVar
+from typing import Final
 
 import msgspec
+from cachetools import LRUCache
 
 from events.records import RecordedEvent
 from events.streams import WALLET_PREFIX
@@ -24,50 +24,21 @@ from events.wallet import WalletCredited, WalletDebited, WalletEvent
 from projections.wallets import HeldWallet
 from service.rules.state import Table
 
-__all__ = ["CommittedCache", "Lru"]
-
-K = TypeVar("K")
-V = TypeVar("V")
+__all__ = ["CommittedCache"]
 
 DEFAULT_TABLES: Final = 4096
 DEFAULT_WALLETS: Final = 65536
-
-
-class Lru(Generic[K, V]):
-    """A bounded mapping that forgets the least recently used entry first."""
-
-    def __init__(self, capacity: int) -> None:
-        self._capacity = capacity
-        self._entries: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        value = self._entries.get(key)
-        if value is not None:
-            self._entries.move_to_end(key)
-        return value
-
-    def put(self, key: K, value: V) -> None:
-        self._entries[key] = value
-        self._entries.move_to_end(key)
-        if len(self._entries) > self._capacity:
-            self._entries.popitem(last=False)
-
-    def pop(self, key: K) -> None:
-        self._entries.pop(key, None)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __iter__(self) -> Iterator[K]:
-        return iter(self._entries)
 
 
 class CommittedCache:
     """Tables and wallets as this process's own commands left them (see the module doc)."""
 
     def __init__(self, *, tables: int = DEFAULT_TABLES, wallets: int = DEFAULT_WALLETS) -> None:
-        self._tables: Lru[str, tuple[int, Table]] = Lru(tables)
-        self._wallets: Lru[str, HeldWallet] = Lru(wallets)
+        """At most ``tables`` tables and ``wallets`` wallets, least recently used out
+        first; ``tables=0`` keeps nothing, so every command loads its table."""
+        self._enabled = tables > 0
+        self._tables: LRUCache[str, tuple[int, Table]] = LRUCache(maxsize=max(tables, 1))
+        self._wallets: LRUCache[str, HeldWallet] = LRUCache(maxsize=max(wallets, 1))
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
     @asynccontextmanager
@@ -100,8 +71,8 @@ class CommittedCache:
         return held
 
     def remember_loaded(self, wallets: Mapping[str, HeldWallet]) -> None:
-        for wallet_id, held in wallets.items():
-            self._wallets.put(wallet_id, held)
+        if self._enabled:
+            self._wallets.update(wallets)
 
     def committed(
         self,
@@ -112,7 +83,9 @@ class CommittedCache:
         moves: Iterable[WalletEvent],
     ) -> None:
         """The table and the wallets after an append this process made."""
-        self._tables.put(table_id, (version, state))
+        if not self._enabled:
+            return
+        self._tables[table_id] = (version, state)
         last: dict[str, tuple[int, int]] = {}  # wallet id -> (first, last) stream version
         for event in recorded:
             if event.stream_id.startswith(WALLET_PREFIX):
@@ -129,14 +102,14 @@ class CommittedCache:
             before = self._wallets.get(wallet_id)
             if before is None or before.version != first - 1:
                 # Moved by someone else since it was cached: the balance is unknown here.
-                self._wallets.pop(wallet_id)
+                self._wallets.pop(wallet_id, None)
                 continue
             balance = before.wallet.balance + net.get(wallet_id, 0)
             wallet = msgspec.structs.replace(before.wallet, balance=balance)
-            self._wallets.put(wallet_id, HeldWallet(wallet, now))
+            self._wallets[wallet_id] = HeldWallet(wallet, now)
 
     def forget(self, table_id: str, wallet_ids: Iterable[str] = ()) -> None:
         """Drop guesses that proved stale."""
-        self._tables.pop(table_id)
+        self._tables.pop(table_id, None)
         for wallet_id in wallet_ids:
-            self._wallets.pop(wallet_id)
+            self._wallets.pop(wallet_id, None)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from events.records import RecordedEvent
 from events.wallet import WalletCredited, WalletDebited, WalletEvent
 from projections.wallets import HeldWallet
-from service.cache import CommittedCache, Lru
+from service.cache import CommittedCache
 from service.rules.state import Table
 from service.rules.wallets import Wallet
 
@@ -103,12 +103,19 @@ def test_a_cached_wallet_is_forgotten_or_exact(steps: list[tuple[object, ...]]) 
         assert hits > 0
 
 
-def test_the_least_recently_used_goes_first() -> None:
-    lru: Lru[str, int] = Lru(2)
-    lru.put("a", 1)
-    lru.put("b", 2)
-    assert lru.get("a") == 1  # a is now the most recent
-    lru.put("c", 3)
-    assert lru.get("b") is None
-    assert (lru.get("a"), lru.get("c")) == (1, 3)
-    assert len(lru) == 2
+def test_the_least_recently_used_table_goes_first() -> None:
+    cache = CommittedCache(tables=2)
+    for table_id in ("t1", "t2"):
+        cache.committed(table_id, 1, Table(table_id=table_id), [], [])
+    assert cache.table("t1") is not None  # t1 is now the most recent
+    cache.committed("t3", 1, Table(table_id="t3"), [], [])
+    assert cache.table("t2") is None
+    assert [cache.table(t) is not None for t in ("t1", "t3")] == [True, True]
+
+
+def test_a_cache_of_no_tables_keeps_nothing() -> None:
+    cache = CommittedCache(tables=0, wallets=0)
+    cache.committed("t1", 1, Table(table_id="t1"), [], [])
+    wallet = Wallet(wallet_id="a", currency="EUR", balance=5, opened=True)
+    cache.remember_loaded({"a": HeldWallet(wallet, 1)})
+    assert cache.table("t1") is None and cache.wallets(["a"]) is None
