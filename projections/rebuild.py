@@ -20,17 +20,12 @@ from events.codec import decode_event
 from events.records import Position
 from events.store import AnyConnection, RecordedEvent, read_all, recorded_from_row
 from events.streams import TABLE_PREFIX, WALLET_PREFIX
-from events.wallet import (
-    FundsDeposited,
-    FundsWithdrawn,
-    WalletCredited,
-    WalletDebited,
-    WalletOpened,
-)
+from events.wallet import WalletOpened
 from projections.audit import AuditProjection
 from projections.compare import differences, render
 from projections.runner import DEFAULT_BATCH_SIZE, Projection, apply_batch, load_checkpoint
 from projections.tables import decode_state, encode_state
+from projections.wallets import money_moved
 from service.rules.evolve import fold
 from service.rules.state import Table
 
@@ -206,30 +201,21 @@ async def _rebuild_wallets(conn: AnyConnection) -> RebuildReport:
                     record.stream_version,
                 ]
                 continue
-            if isinstance(event, FundsDeposited | WalletCredited):
-                signed = event.amount
-            elif isinstance(event, FundsWithdrawn | WalletDebited):
-                signed = -event.amount
-            else:
+            moved = money_moved(event)
+            if moved is None:
                 continue
-            row = wallets.get(event.wallet_id)
+            row = wallets.get(moved.wallet_id)
             if row is None:
-                report.note(f"wallet {event.wallet_id}: money moved before WalletOpened")
+                report.note(f"wallet {moved.wallet_id}: money moved before WalletOpened")
                 continue
-            row[2] += signed
+            row[2] += moved.signed
             row[3] = record.stream_version
-            game = event if isinstance(event, WalletDebited | WalletCredited) else None
             ledger.append(
                 (
                     record.global_position,
-                    event.wallet_id,
+                    moved.wallet_id,
                     record.event_type,
-                    signed,
-                    game.reason if game else None,
-                    game.table_id if game else None,
-                    game.round if game else None,
-                    game.box if game else None,
-                    None if game else event.transfer_id,  # type: ignore[union-attr]
+                    *moved[1:],
                     row[2],
                     record.recorded_at,
                 )

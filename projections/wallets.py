@@ -24,12 +24,39 @@ from events.wallet import (
 )
 from service.rules.wallets import Wallet
 
-__all__ = ["LOAD_AS_JSON", "HeldWallet", "apply", "from_json", "load"]
+__all__ = ["LOAD_AS_JSON", "HeldWallet", "Moved", "apply", "from_json", "load", "money_moved"]
 
 
 class HeldWallet(NamedTuple):
     wallet: Wallet
     version: int
+
+
+class Moved(NamedTuple):
+    """What one event does to a wallet: its signed amount and the ledger's other columns."""
+
+    wallet_id: str
+    signed: int
+    reason: str | None
+    table_id: str | None
+    round: int | None
+    box: int | None
+    transfer_id: str | None
+
+
+def money_moved(event: object) -> Moved | None:
+    """The money an event moves (``None`` for one that moves none, e.g. ``WalletOpened``):
+    deposits and credits in, withdrawals and debits out; game moves name their table, round
+    and box, transfers their transfer id."""
+    if isinstance(event, WalletDebited | WalletCredited):
+        signed = event.amount if isinstance(event, WalletCredited) else -event.amount
+        return Moved(
+            event.wallet_id, signed, event.reason, event.table_id, event.round, event.box, None
+        )
+    if isinstance(event, FundsDeposited | FundsWithdrawn):
+        signed = event.amount if isinstance(event, FundsDeposited) else -event.amount
+        return Moved(event.wallet_id, signed, None, None, None, None, event.transfer_id)
+    return None
 
 
 _LOAD: Final = "SELECT wallet_id, currency, balance, version FROM wallets WHERE wallet_id = ANY($1)"
@@ -93,26 +120,9 @@ def apply(writes: SideWrites, appends: Iterable[StreamAppend]) -> None:
             if isinstance(event, WalletOpened):
                 opened.append((new.event_id, event.wallet_id, event.currency))
                 continue
-            if isinstance(event, FundsDeposited | WalletCredited):
-                signed = event.amount
-            elif isinstance(event, FundsWithdrawn | WalletDebited):
-                signed = -event.amount
-            else:
-                continue
-            game = event if isinstance(event, WalletDebited | WalletCredited) else None
-            moves.append(
-                (
-                    new.event_id,
-                    event.wallet_id,
-                    new.event_type,
-                    signed,
-                    game.reason if game else None,
-                    game.table_id if game else None,
-                    game.round if game else None,
-                    game.box if game else None,
-                    None if game else event.transfer_id,  # type: ignore[union-attr]
-                )
-            )
+            moved = money_moved(event)
+            if moved is not None:
+                moves.append((new.event_id, moved.wallet_id, new.event_type, *moved[1:]))
     if opened:
         ids, wallet_ids, currencies = (writes.param(list(c)) for c in zip(*opened, strict=True))
         writes.add(

@@ -18,10 +18,10 @@ from typing import Final
 import msgspec
 from cachetools import LRUCache
 
+from events.codec import Event
 from events.records import RecordedEvent
 from events.streams import WALLET_PREFIX
-from events.wallet import WalletCredited, WalletDebited, WalletEvent
-from projections.wallets import HeldWallet
+from projections.wallets import HeldWallet, money_moved
 from service.rules.state import Table
 
 __all__ = ["CommittedCache"]
@@ -80,7 +80,7 @@ class CommittedCache:
         version: int,
         state: Table,
         recorded: Iterable[RecordedEvent],
-        moves: Iterable[WalletEvent],
+        moves: Iterable[Event],
     ) -> None:
         """The table and the wallets after an append this process made."""
         if not self._enabled:
@@ -93,11 +93,8 @@ class CommittedCache:
                 first = last.get(wallet_id, (event.stream_version, 0))[0]
                 last[wallet_id] = (first, event.stream_version)
         net: dict[str, int] = {}
-        for move in moves:
-            if isinstance(move, WalletCredited):
-                net[move.wallet_id] = net.get(move.wallet_id, 0) + move.amount
-            elif isinstance(move, WalletDebited):
-                net[move.wallet_id] = net.get(move.wallet_id, 0) - move.amount
+        for move in filter(None, map(money_moved, moves)):
+            net[move.wallet_id] = net.get(move.wallet_id, 0) + move.signed
         for wallet_id, (first, now) in last.items():
             before = self._wallets.get(wallet_id)
             if before is None or before.version != first - 1:
@@ -108,8 +105,9 @@ class CommittedCache:
             wallet = msgspec.structs.replace(before.wallet, balance=balance)
             self._wallets[wallet_id] = HeldWallet(wallet, now)
 
-    def forget(self, table_id: str, wallet_ids: Iterable[str] = ()) -> None:
-        """Drop guesses that proved stale."""
+    def forget(self, table_id: str, stream_id: str | None = None) -> None:
+        """Drop the table's guess, and the wallet's if ``stream_id`` (the stream an append
+        found moved on) is a wallet's."""
         self._tables.pop(table_id, None)
-        for wallet_id in wallet_ids:
-            self._wallets.pop(wallet_id, None)
+        if stream_id is not None and stream_id.startswith(WALLET_PREFIX):
+            self._wallets.pop(stream_id.removeprefix(WALLET_PREFIX), None)

@@ -1,11 +1,13 @@
-"""The command path: load → decide → append, in one PostgreSQL statement.
+"""The command path: (load →) decide → append, in one PostgreSQL statement.
 
-A table command loads the table (from its stored state), runs the pure rules, opens the
-next round if the rules finished one, checks every wallet the events move money in,
-appends the table's and the wallets' events together with their expected versions, and
-updates the read models that need read-your-writes — all or nothing, in the append's own
-statement (``events.store.SideWrites``). A version conflict (another command won the race)
-is retried from the load, a bounded number of times.
+A table command takes the table as this process last committed it (``service.cache``), or
+loads it from its stored state, runs the pure rules, opens the next round if the rules
+finished one, checks every wallet the events move money in, appends the table's and the
+wallets' events together with their expected versions, and updates the read models that
+need read-your-writes — all or nothing, in the append's own statement
+(``events.store.SideWrites``). A version conflict (another command or instance won the
+race, or the cached guess was stale) is retried from a fresh load, a bounded number of
+times.
 """
 
 from __future__ import annotations
@@ -117,7 +119,8 @@ class Conflict(Exception):
 
 
 class CommandHandler:
-    """Runs table commands against the store. Stateless: any instance may run any command."""
+    """Runs table commands against the store. Any instance may run any command: what it
+    caches is checked by every append, never trusted."""
 
     def __init__(
         self,
@@ -242,7 +245,7 @@ class CommandHandler:
                     self._notifier.notify(streams)
                     return result, state
                 except WrongExpectedVersion as stale:
-                    self._cache.forget(table_id, [stale.stream_id.removeprefix("wallet-")])
+                    self._cache.forget(table_id, stale.stream_id)
                     reload = "stale"
                 except DuplicateCommand as duplicate:
                     return _answer(duplicate.result, command), None
@@ -371,8 +374,7 @@ class CommandHandler:
             notify=False,
             side_writes=writes,
         )
-        moves = [e for e in every_event if isinstance(e, WalletEvent)]
-        self._cache.committed(table_id, result.version, state, recorded, moves)
+        self._cache.committed(table_id, result.version, state, recorded, every_event)
         return result, [a.stream_id for a in appends], state
 
     async def _next_deck(self, conn: Any, table_id: str) -> tuple[str, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
@@ -39,19 +39,10 @@ _ALWAYS: Final = (400, 401, 403, 429, 503)
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
     """Problem responses for ``statuses`` plus the ones every authenticated call can give."""
-    chosen = sorted(set(statuses) | set(_ALWAYS))
-    return {
-        status: ResponseSpec(
-            data_container=Problem,
-            description=_MEANING[status],
-            media_type="application/problem+json",
-            generate_examples=False,
-        )
-        for status in chosen
-    }
+    return public(*sorted(set(statuses) | set(_ALWAYS)))
 
 
-def public(*statuses: int) -> dict[int, Any]:
+def public(*statuses: int) -> dict[int, ResponseSpec]:
     """For unauthenticated endpoints (health): only the listed statuses."""
     return {
         status: ResponseSpec(
