@@ -19,16 +19,13 @@ from typing import Any
 import httpx
 import pytest
 
-from events.pool import create_pool
 from service.app import create_app
 from service.app.problems import STATUS_OF_KIND
 from service.clock import Clock
 from service.rules.errors import REFUSALS
-from service.settings import Settings
-from tests.api.conftest import SECRET, bearer
+from tests.api.conftest import bearer, fresh_settings
 from tests.api.live_server import serving
 from tests.rules.scenario import deck_for
-from tests.service.conftest import truncate_everything
 
 __all__ = ["OPERATOR", "Harness", "Watcher", "deck_for", "harness"]
 
@@ -284,17 +281,7 @@ class Harness:
 @pytest.fixture
 async def harness(database_url: str, tmp_path: Any) -> AsyncIterator[Harness]:
     """A real server (test mode, its own clock off: tests tick it) and a table harness."""
-    pool = await create_pool(database_url)
-    await truncate_everything(pool)
-    await pool.close()
-    settings = Settings(
-        database_url=database_url,
-        jwt_secret=SECRET,
-        test_mode=True,
-        data_dir=str(tmp_path),
-        clock=False,
-    )
-    app = create_app(settings)
+    app = create_app(await fresh_settings(database_url, tmp_path, clock=False))
     async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:
         played = Harness(client, app, "t1")
         try:

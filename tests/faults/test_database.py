@@ -173,14 +173,7 @@ async def test_database_restart_mid_load(
 
     async def restart(journal: Journal) -> None:
         # A command in flight when the database goes: its answer is a 503, not a 500.
-        async with held_streams(fresh_database, ["table-held"]):
-            in_flight = asyncio.create_task(
-                send(http, service.url, "held", HOLDER, "in-flight", {"type": "SitDown"})
-            )
-            await eventually(
-                lambda: _at_least(waiting_on_locks(fresh_database), 1),
-                message="the command waiting in flight",
-            )
+        async with a_command_in_flight(http, service.url, fresh_database) as in_flight:
             await asyncio.to_thread(private_postgres.stop, mode)
         answer = await in_flight
         if answer.status_code != 200:
@@ -212,14 +205,7 @@ async def test_database_unreachable_mid_load(
         service = spawn("solo", proxy.url(database))
 
         async def partition(journal: Journal) -> None:
-            async with held_streams(fresh_database, ["table-held"]):
-                in_flight = asyncio.create_task(
-                    send(http, service.url, "held", HOLDER, "in-flight", {"type": "SitDown"})
-                )
-                await eventually(
-                    lambda: _at_least(waiting_on_locks(fresh_database), 1),
-                    message="the command waiting in flight",
-                )
+            async with a_command_in_flight(http, service.url, fresh_database) as in_flight:
                 before = len(journal.unavailable())
                 proxy.cut()
                 assert_unavailable(await in_flight)
@@ -236,6 +222,23 @@ async def test_database_unreachable_mid_load(
         print(f"PostgreSQL unreachable: {summary}")
     finally:
         proxy.close()
+
+
+@asynccontextmanager
+async def a_command_in_flight(
+    http: httpx.AsyncClient, url: str, database: str
+) -> AsyncIterator[asyncio.Task[httpx.Response]]:
+    """A ``SitDown`` on ``held`` sent and kept waiting for its table's stream lock until the
+    block ends; the task gives its answer."""
+    async with held_streams(database, ["table-held"]):
+        in_flight = asyncio.create_task(
+            send(http, url, "held", HOLDER, "in-flight", {"type": "SitDown"})
+        )
+        await eventually(
+            lambda: _at_least(waiting_on_locks(database), 1),
+            message="the command waiting in flight",
+        )
+        yield in_flight
 
 
 async def _recorded(url: str, command_id: str) -> bool:
