@@ -2,7 +2,8 @@
 
 The embedded server (the ``pgserver`` package: real PostgreSQL binaries from PyPI) keeps its
 data across restarts, and every command (``serve``, ``migrate``, ``replay`` ...) uses the
-same data directory, so they all see the same database.
+same data directory, so they all see the same database. It runs only while a command uses
+it: the last one to exit stops it (``service.embedded``).
 """
 
 from __future__ import annotations
@@ -10,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
-from typing import Any
 
 import asyncpg
 
 from events.migrate import migrate
 from events.pool import connect
 
-__all__ = ["data_dir", "database_url", "migrated", "wait_for_database"]
+__all__ = ["data_dir", "database_url", "embedded_pgdata", "migrated", "wait_for_database"]
 
 
 def data_dir() -> Path:
@@ -29,24 +29,23 @@ def data_dir() -> Path:
     return Path(base) / "russian-poker"
 
 
-_embedded: Any = None
+def embedded_pgdata() -> Path:
+    """The embedded server's PostgreSQL data directory, inside the data directory."""
+    return data_dir() / "pgdata"
 
 
 def database_url() -> str:
-    """``DATABASE_URL`` if set; else start (or join) the embedded server and return its URL."""
+    """``DATABASE_URL`` if set; else start (or join) the embedded server and return its URL.
+
+    The embedded server keeps its data, but not its process: it is stopped when the last
+    process that started or joined it exits, so nothing is left running unseen.
+    """
     url = os.environ.get("DATABASE_URL")
     if url:
         return url
-    global _embedded  # noqa: PLW0603 - one embedded server per process
-    if _embedded is None:
-        from pgserver import get_server  # type: ignore[attr-defined]  # lazy: only if embedded
+    from service.embedded import start_embedded  # lazy: pgserver only if embedded
 
-        path = data_dir() / "pgdata"
-        path.mkdir(parents=True, exist_ok=True)
-        # cleanup_mode=None keeps the server and its data when this process exits, so the
-        # next command (or a second instance) joins it instead of starting over.
-        _embedded = get_server(path, cleanup_mode=None)
-    return str(_embedded.get_uri())
+    return start_embedded(embedded_pgdata())
 
 
 async def migrated(url: str) -> list[str]:

@@ -70,10 +70,12 @@ async def server_url(_embedded_server_root: Path) -> AsyncIterator[str]:
     ):
         yield LOCAL_SERVER_URL
     else:
-        # Imported only when needed: importing it warns when XDG_RUNTIME_DIR is unset.
-        from pgserver.postgres_server import get_server
+        # Imported only when needed, and through the service's importer: it silences
+        # platformdirs' "XDG_RUNTIME_DIR is not set" warning and pgserver's INFO lines
+        # (written at exit to pytest's closed capture stream: "--- Logging error ---").
+        from service.embedded import pgserver_module
 
-        server = get_server(_embedded_server_root / "pgdata", cleanup_mode="stop")
+        server = pgserver_module().get_server(_embedded_server_root / "pgdata", cleanup_mode="stop")
         yield str(server.get_uri())
         server.cleanup()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from types import FrameType
 from typing import Any
 
@@ -25,13 +27,7 @@ def serve(host: str, port: int, workers: int) -> None:
     except ConfigurationError as exc:
         raise click.ClickException(str(exc)) from None
     if not settings.database_url:
-        # Start (or join) the embedded server once here, so every worker shares it.
-        from service.database import database_url
-
-        click.echo("no DATABASE_URL: using the embedded PostgreSQL in " + settings.data_dir)
-        import os
-
-        os.environ["DATABASE_URL"] = database_url()
+        _start_embedded()
     if workers > 1:
         uvicorn.run(
             "service.app:create_app",
@@ -58,6 +54,33 @@ def serve(host: str, port: int, workers: int) -> None:
         timeout_graceful_shutdown=settings.shutdown_grace_s,
     )
     GracefulServer(config, app).run()
+
+
+def _start_embedded() -> None:
+    """Start (or join) the embedded server once, here, and hand workers its URL.
+
+    This process is the one pgserver records as using it, so the server stops when serve
+    stops; workers only get ``DATABASE_URL`` and never start or stop it themselves.
+    """
+    from service.database import database_url, embedded_pgdata
+
+    pgdata = embedded_pgdata()
+    click.echo(
+        f"no DATABASE_URL: using the embedded PostgreSQL in {pgdata}; it stops when serve "
+        "stops (or with the last russian-poker process using it); see "
+        "`russian-poker db status` and `russian-poker db stop`",
+        err=True,
+    )
+    os.environ["DATABASE_URL"] = database_url()
+    # uvicorn ends a graceful stop by raising the signal again with the handler it found;
+    # SIGTERM's default handler kills the process without running its exit hooks, and the
+    # one that stops the embedded server with them. Exiting instead runs them.
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+
+
+def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
+    """Exit as a shell reports a process ended by this signal (128 + its number)."""
+    raise SystemExit(128 + signum)
 
 
 def _access_log(log_level: str) -> bool:
