@@ -96,7 +96,7 @@ WHERE ($2::timestamptz IS NULL OR recorded_at >= $2)
 ORDER BY wallet, stream_version NULLS LAST, position
 """
 _LEDGER_COUNT: Final = """
-SELECT count(*) FROM ledger
+SELECT count(*) AS rows, count(*) FILTER (WHERE round IS NOT NULL) AS of_rounds FROM ledger
 WHERE ($1::timestamptz IS NULL OR recorded_at >= $1)
   AND ($2::timestamptz IS NULL OR recorded_at < $2)
 """
@@ -106,6 +106,11 @@ SELECT stream_id, (data->>'round')::int AS round FROM events
 WHERE event_type = 'RoundOpened'
   AND ($1::timestamptz IS NULL OR recorded_at >= $1)
   AND ($2::timestamptz IS NULL OR recorded_at < $2)
+"""
+_ROUNDS_SETTLED: Final = """
+SELECT count(*) FROM reconcile_rounds AS r
+WHERE EXISTS (SELECT 1 FROM events AS s WHERE s.event_type = 'RoundSettled'
+              AND s.stream_id = r.stream_id AND (s.data->>'round')::int = r.round)
 """
 _ROUND_EVENTS: Final = """
 SELECT e.stream_id, e.event_type, e.schema_version, e.data::text AS data
@@ -161,12 +166,37 @@ class Mismatch(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ReconcileReport(msgspec.Struct, kw_only=True):
+    """What a reconciliation counted, so that its figures can be matched with replay's:
+    ``rounds`` counts every round *opened* (in the window), settled or not, while replay
+    counts only settled rounds: ``rounds == settled + in_play``."""
+
     wallets: int = 0
+    """Wallet streams (all time: balances are always checked over the whole history)."""
     ledger_rows: int = 0
+    """Ledger rows recorded in the window."""
+    round_ledger_rows: int = 0
+    """Of those, rows of a round (stakes, fees, refunds, payouts); the rest are transfers."""
     rounds: int = 0
+    """Rounds opened in the window, settled or still in play."""
+    settled: int = 0
+    """Of those, rounds settled by now (at any time, even after the window)."""
+    with_bets: int = 0
+    """Of those opened, rounds in which at least one ante was placed."""
     boxes: int = 0
+    """Distinct (table, round, box) that took an ante (a box bet again after a cancel
+    counts once)."""
     mismatches: list[Mismatch] = msgspec.field(default_factory=list)
     seconds: float = 0.0
+
+    @property
+    def in_play(self) -> int:
+        """Rounds opened and not settled yet (their money is checked as far as it went)."""
+        return self.rounds - self.settled
+
+    @property
+    def without_bets(self) -> int:
+        """Rounds opened in which no ante was placed (yet, if still in play)."""
+        return self.rounds - self.with_bets
 
 
 async def reconcile(
@@ -210,7 +240,9 @@ async def _balances(conn: AnyConnection, report: ReconcileReport) -> None:
 async def _ledger(
     conn: AnyConnection, report: ReconcileReport, start: datetime | None, end: datetime | None
 ) -> None:
-    report.ledger_rows = await conn.fetchval(_LEDGER_COUNT, start, end)
+    counts = await conn.fetchrow(_LEDGER_COUNT, start, end)
+    assert counts is not None
+    report.ledger_rows, report.round_ledger_rows = counts["rows"], counts["of_rounds"]
     # A wrong amount makes every later running balance of its wallet wrong too: after the
     # first difference in a wallet, rows that differ only in balance_after are just counted.
     explained: set[str] = set()
@@ -398,6 +430,7 @@ async def _rounds(
     await conn.execute("DROP TABLE IF EXISTS pg_temp.reconcile_rounds")
     await conn.execute(_ROUNDS, start, end)
     report.rounds = await conn.fetchval("SELECT count(*) FROM reconcile_rounds")
+    report.settled = await conn.fetchval(_ROUNDS_SETTLED)
     books = _RoundBooks(report)
     for row in await conn.fetch(_ROUND_EVENTS, _GAME_TYPES):
         table_id = row["stream_id"].removeprefix(TABLE_PREFIX)
@@ -410,6 +443,7 @@ async def _rounds(
             books.money_event(row["stream_id"], event)
     books.compare()
     report.boxes = len(books.boxes)
+    report.with_bets = len({(table_id, number) for table_id, number, _ in books.boxes})
     for row in await conn.fetch(_ORPHANS, TABLE_PREFIX, start, end):
         books.mismatch(
             "money",

@@ -38,6 +38,7 @@ __all__ = [
     "Difference",
     "Progress",
     "ReplayReport",
+    "rounds_in_play",
     "select_rounds",
     "verify_rounds",
 ]
@@ -54,6 +55,14 @@ FROM events
 WHERE event_type = 'RoundSettled'
   AND ($2::timestamptz IS NULL OR recorded_at >= $2)
   AND ($3::timestamptz IS NULL OR recorded_at < $3)
+"""
+_IN_PLAY: Final = """
+SELECT count(*) FROM events AS o
+WHERE o.event_type = 'RoundOpened'
+  AND ($1::timestamptz IS NULL OR o.recorded_at >= $1)
+  AND ($2::timestamptz IS NULL OR o.recorded_at < $2)
+  AND NOT EXISTS (SELECT 1 FROM events AS s WHERE s.event_type = 'RoundSettled'
+                  AND s.stream_id = o.stream_id AND s.data->'round' = o.data->'round')
 """
 _ONE_ROUND: Final = """
 SELECT EXISTS (SELECT 1 FROM events WHERE event_type = 'RoundOpened'
@@ -91,12 +100,22 @@ class Difference(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ReplayReport(msgspec.Struct, kw_only=True):
+    """What a replay counted. ``rounds`` are *settled* rounds only: a round still in play
+    keeps its seed secret, so it cannot be replayed (``skipped``, ``in_play``). That is why
+    ``reconcile``, which counts every round *opened*, reports more rounds than replay."""
+
     rounds: int = 0
     """Settled rounds replayed."""
+    with_bets: int = 0
+    """Of those, rounds in which at least one ante was placed (money moved, even if every
+    bet was then cancelled and refunded); the others were called off before any bet (a
+    table closed in the betting phase)."""
     failed: int = 0
     """Of those, rounds with at least one difference."""
     skipped: list[str] = msgspec.field(default_factory=list)
     """Selected rounds that could not be replayed (not settled yet)."""
+    in_play: int = 0
+    """Rounds opened (in the window, if any) and not settled: not replayed, seed secret."""
     commands: int = 0
     events: int = 0
     differences: list[Difference] = msgspec.field(default_factory=list)
@@ -106,6 +125,11 @@ class ReplayReport(msgspec.Struct, kw_only=True):
     def verified(self) -> int:
         """Rounds that replayed exactly as recorded."""
         return self.rounds - self.failed
+
+    @property
+    def without_bets(self) -> int:
+        """Settled rounds in which no ante was ever placed."""
+        return self.rounds - self.with_bets
 
     @property
     def events_per_second(self) -> float:
@@ -147,6 +171,14 @@ async def select_rounds(
     for row in rows:
         selected[row["table_id"]].append(row["round"])
     return {t: sorted(r) for t, r in sorted(selected.items())}, []
+
+
+async def rounds_in_play(
+    conn: AnyConnection, *, start: datetime | None = None, end: datetime | None = None
+) -> int:
+    """Rounds opened in ``[start, end)`` (either bound optional) that are not settled."""
+    count: int = await conn.fetchval(_IN_PLAY, start, end)
+    return count
 
 
 async def verify_rounds(
@@ -239,6 +271,9 @@ class _TableReplay:
                 self.differ(None, "events before the round", "events that fold", repr(error))
                 self._finish_round()
                 return
+            self.report.with_bets += any(
+                r.event_type == "AntePlaced" for r in records[first : last + 1]
+            )
             groups = _groups(records[first : last + 1], metas[first : last + 1])
             replayed = self._replay_round(state, groups, wallet_events)
             if self.round_failed:

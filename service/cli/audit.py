@@ -20,7 +20,7 @@ import click
 from events.pool import connect
 from projections.rebuild import NAMES, RebuildReport, rebuild
 from service.audit.reconcile import ReconcileReport, reconcile
-from service.audit.replay import ReplayReport, select_rounds, verify_rounds
+from service.audit.replay import ReplayReport, rounds_in_play, select_rounds, verify_rounds
 from service.database import database_url, migrated
 
 __all__ = ["projections_group", "reconcile_command", "register", "replay_command"]
@@ -150,6 +150,10 @@ def replay_command(
             raise click.ClickException(str(error)) from None
         report = await verify_rounds(conn, selection, progress=_Progress())
         report.skipped.extend(unsettled)
+        if table_round is None:
+            report.in_play = await rounds_in_play(conn, start=window[0], end=window[1])
+        else:
+            report.in_play = len(unsettled)
         return report
 
     report = _run(work)
@@ -157,6 +161,8 @@ def replay_command(
         click.echo(str(difference))
     for skipped in report.skipped:
         click.echo(f"round {skipped} is not settled yet: its seed is still secret", err=True)
+    for line in _replay_counts(report, table_round is None and window != (None, None)):
+        click.echo(line)
     click.echo(
         f"verified {report.verified} of {report.rounds} round(s), {report.commands} commands, "
         f"{report.events} events in {report.seconds:.2f}s "
@@ -165,6 +171,20 @@ def replay_command(
     )
     if report.differences or (table_round is not None and report.skipped):
         sys.exit(1)
+
+
+def _replay_counts(report: ReplayReport, windowed: bool) -> list[str]:
+    """What replay counted, in words: settled rounds only (the ones ``reconcile`` calls
+    settled), split by whether any bet was placed, and the rounds it could not replay."""
+    scope = " in the window" if windowed else ""
+    opened = " opened in the window" if windowed else ""
+    return [
+        f"settled rounds{scope} replayed: {report.rounds:,} "
+        f"({report.with_bets:,} with bets, {report.without_bets:,} without a bet: "
+        "called off before any ante)",
+        f"rounds{opened} not replayed: {report.in_play:,} still in play "
+        "(not settled yet: their seeds are still secret)",
+    ]
 
 
 @click.command("reconcile")
@@ -185,6 +205,8 @@ def reconcile_command(start: str | None, end: str | None) -> None:
     report = _run(work)
     for mismatch in report.mismatches:
         click.echo(str(mismatch))
+    for line in _reconcile_counts(report, window != (None, None)):
+        click.echo(line)
     click.echo(
         f"reconciled {report.wallets} wallets, {report.ledger_rows} ledger rows, "
         f"{report.rounds} rounds ({report.boxes} boxes) in {report.seconds:.2f}s: "
@@ -192,3 +214,19 @@ def reconcile_command(start: str | None, end: str | None) -> None:
     )
     if report.mismatches:
         sys.exit(1)
+
+
+def _reconcile_counts(report: ReconcileReport, windowed: bool) -> list[str]:
+    """What reconcile counted, in words: every round *opened*, settled or still in play
+    (``replay`` counts the settled ones only), and which ledger rows are rounds' money."""
+    opened = "opened in the window" if windowed else "opened"
+    recorded = " recorded in the window" if windowed else ""
+    return [
+        f"wallets: {report.wallets:,} (balances checked over all time)",
+        f"ledger rows{recorded}: {report.ledger_rows:,} "
+        f"({report.round_ledger_rows:,} of rounds, "
+        f"{report.ledger_rows - report.round_ledger_rows:,} deposits and withdrawals)",
+        f"rounds {opened}: {report.rounds:,} ({report.settled:,} settled, "
+        f"{report.in_play:,} still in play; {report.with_bets:,} with bets on "
+        f"{report.boxes:,} boxes, {report.without_bets:,} without a bet)",
+    ]
