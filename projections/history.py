@@ -11,8 +11,10 @@ from typing import Any
 
 import msgspec
 
-from events.game import RoundSettled
+from events.game import PaidCombination, RoundSettled
+from events.ruleset import Ruleset
 from events.store import SideWrites
+from projections.results import BonusResult, InsuranceResult, box_result
 from service.rules.hands import evaluate
 from service.rules.state import Box, Round, Table
 
@@ -40,6 +42,14 @@ class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
     bonus_won: int
     staked: int
     paid_back: int
+    net: int = 0
+    """``paid_back - staked``."""
+    combinations: tuple[PaidCombination, ...] = ()
+    """What the Bet was paid for."""
+    capped: int = 0
+    """Main-wager winnings withheld by ``max_payout``."""
+    bonus_result: BonusResult | None = None
+    insurance_result: InsuranceResult | None = None
 
 
 def settled_round(state: Table, events: list[Any]) -> Round | None:
@@ -54,7 +64,8 @@ def settled_round(state: Table, events: list[Any]) -> Round | None:
     return None
 
 
-def box_record(box: Box) -> BoxRecord:
+def box_record(box: Box, rules: Ruleset) -> BoxRecord:
+    result = box_result(box, rules)
     return BoxRecord(
         box=box.number,
         player=box.player,
@@ -74,6 +85,11 @@ def box_record(box: Box) -> BoxRecord:
         bonus_won=box.bonus_won,
         staked=box.staked,
         paid_back=box.paid_back,
+        net=box.paid_back - box.staked,
+        combinations=box.combinations,
+        capped=box.capped,
+        bonus_result=result.bonus if result else None,
+        insurance_result=result.insurance if result else None,
     )
 
 
@@ -82,7 +98,7 @@ def record_settled(writes: SideWrites, state: Table, events: list[Any]) -> None:
     finished = settled_round(state, events)
     if finished is None:
         return
-    records = [box_record(b) for b in finished.boxes]
+    records = [box_record(b, state.rules) for b in finished.boxes]
     dealer = finished.dealer
     p = writes.param
     table, number = p(state.table_id), p(finished.number)

@@ -14,12 +14,23 @@ from typing import Literal
 import msgspec
 
 from events.commands import Actor, BuyCard, Command, Exchange, Fold, Insure, Play
-from events.ruleset import Ruleset
+from events.ruleset import CategoryLabel, Ruleset
+from projections.results import BoxResult, box_result
 from service.rules.decide import can
+from service.rules.hands import evaluate
 from service.rules.payouts import insurance_range
 from service.rules.state import Box, Round, Table
 
-__all__ = ["BoxView", "DealerView", "RoundView", "TableView", "Viewer", "table_view"]
+__all__ = [
+    "BoxView",
+    "DealerView",
+    "RoundView",
+    "TableView",
+    "Viewer",
+    "boxes_in_play",
+    "free_boxes",
+    "table_view",
+]
 
 
 class Viewer(msgspec.Struct, frozen=True, kw_only=True):
@@ -46,12 +57,16 @@ class BoxView(msgspec.Struct, frozen=True, kw_only=True):
     actions: tuple[str, ...] = ()
     """Commands this viewer may send for this box now."""
     insurance_range: tuple[int, int] | None = None
+    result: BoxResult | None = None
+    """How the box ended, once it is settled: outcome, combinations paid, money."""
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):
     upcard: str | None
     cards: tuple[str, ...] | None
     """All five, once revealed."""
+    hand: CategoryLabel | None = None
+    """The dealer's hand, once revealed (after any dealer draw)."""
     qualifies: bool | None
 
 
@@ -77,6 +92,10 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     private: bool
     seats: tuple[str | None, ...]
     free_boxes: tuple[int, ...]
+    """Boxes one may place an ante on now: the table is open, the round takes bets and
+    nobody has bet on them yet. Empty once the cards are dealt."""
+    boxes_in_play: tuple[int, ...]
+    """Boxes with a bet in the current round, from the first ante to settlement."""
     round: RoundView | None
     previous_round: RoundView | None
     viewer: Viewer
@@ -85,7 +104,6 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
 def table_view(state: Table, version: int, viewer: Viewer) -> TableView:
     rules = state.rules
     current = state.round
-    taken = {b.number for b in current.boxes} if current and current.phase == "betting" else set()
     return TableView(
         table_id=state.table_id,
         name=state.name,
@@ -94,11 +112,29 @@ def table_view(state: Table, version: int, viewer: Viewer) -> TableView:
         ruleset=rules,
         private=state.private_for is not None,
         seats=state.seats,
-        free_boxes=tuple(n for n in range(1, rules.boxes + 1) if n not in taken),
+        free_boxes=free_boxes(state),
+        boxes_in_play=boxes_in_play(state),
         round=_round_view(state, current, viewer) if current else None,
         previous_round=_round_view(state, state.previous, viewer) if state.previous else None,
         viewer=viewer,
     )
+
+
+def free_boxes(state: Table) -> tuple[int, ...]:
+    """Boxes one may place an ante on now (see :attr:`TableView.free_boxes`)."""
+    current = state.round
+    if state.status != "open" or current is None or current.phase != "betting":
+        return ()
+    taken = {b.number for b in current.boxes}
+    return tuple(n for n in range(1, state.rules.boxes + 1) if n not in taken)
+
+
+def boxes_in_play(state: Table) -> tuple[int, ...]:
+    """Boxes with a bet in the current round (see :attr:`TableView.boxes_in_play`)."""
+    current = state.round
+    if current is None or current.phase == "settled":
+        return ()
+    return tuple(b.number for b in current.boxes)
 
 
 def _round_view(state: Table, current: Round, viewer: Viewer) -> RoundView:
@@ -116,6 +152,7 @@ def _round_view(state: Table, current: Round, viewer: Viewer) -> RoundView:
         dealer=DealerView(
             upcard=current.dealer[4] if current.dealer else None,
             cards=current.dealer if revealed and current.dealer else None,
+            hand=evaluate(current.dealer).category.label if revealed and current.dealer else None,
             qualifies=current.dealer_qualified,
         ),
         ready=tuple(sorted(current.ready)),
@@ -150,6 +187,7 @@ def _box_view(state: Table, current: Round, box: Box, viewer: Viewer, *, showdow
         yours=yours,
         actions=actions,
         insurance_range=insurable,
+        result=box_result(box, state.rules),
     )
 
 

@@ -21,7 +21,7 @@ import asyncpg
 import msgspec
 
 from events.codec import Event, encode_event
-from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable
+from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown
 from events.notifier import Notifier
 from events.store import (
     DuplicateCommand,
@@ -41,7 +41,7 @@ from service.rules.decide import decide
 from service.rules.deck import new_seed
 from service.rules.errors import RuleViolation
 from service.rules.evolve import fold
-from service.rules.funds import check_funds, wallets_touched
+from service.rules.funds import check_funds, check_seating, wallets_touched
 from service.rules.state import Table
 from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet, withdraw
 
@@ -50,11 +50,13 @@ __all__ = [
     "CommandResult",
     "Conflict",
     "IdempotencyKeyReused",
+    "ReplayedRefusal",
     "TransferMismatch",
     "TransferResult",
     "UnknownTable",
     "VersionMismatch",
     "WalletHandler",
+    "player_command_id",
 ]
 
 _NAMESPACE: Final = uuid.UUID("6f1c7d1e-3b7a-4c55-9d4e-2a6f0b8e4c11")
@@ -102,12 +104,23 @@ def _answer(stored: bytes, command: Command) -> CommandResult:
         raise IdempotencyKeyReused("this idempotency key was used for a different command")
     if "refused" in raw:
         refusal = msgspec.convert(raw, Refusal)
-        raise RuleViolation(refusal.refused, refusal.message)
+        raise ReplayedRefusal(refusal.refused, refusal.message)
     return msgspec.structs.replace(msgspec.convert(raw, CommandResult), duplicate=True)
+
+
+class ReplayedRefusal(RuleViolation):
+    """A refusal answered again from memory: this command id was refused before, so the
+    key is spent and only a new one sends the command again."""
 
 
 class IdempotencyKeyReused(Exception):
     """The same command id (idempotency key) was sent with a different command."""
+
+
+def player_command_id(table_id: str, player: str, key: str) -> str:
+    """A player's command id: their ``Idempotency-Key`` scoped to the table and the player,
+    so the same key on another table, or from another player, names another command."""
+    return f"{table_id}/{player}:{key}"
 
 
 def fingerprint(command: Command) -> str:
@@ -192,7 +205,11 @@ class CommandHandler:
                 facts.update(outcome="unknown_table")
                 raise
             except RuleViolation as refusal:
-                facts.update(outcome="refused", code=refusal.code)
+                replayed = isinstance(refusal, ReplayedRefusal)
+                facts.update(outcome="refused", code=refusal.code, replayed=replayed)
+                raise
+            except IdempotencyKeyReused:
+                facts.update(outcome="refused", code="idempotency_key_reused")
                 raise
             except VersionMismatch:
                 facts.update(outcome="version_mismatch")
@@ -323,6 +340,8 @@ class CommandHandler:
         if isinstance(command, OpenTable) and version:
             raise RuleViolation("table_already_opened")
         batches = [(command, actor, command_id, decide(table, command, actor, table_id=table_id))]
+        if isinstance(command, SitDown):
+            check_seating(actor.id, {k: v.wallet for k, v in held.items()}, table.rules.currency)
         state = fold(table, batches[0][3])
         test_deck: tuple[str, ...] = ()
         if state.needs_round:

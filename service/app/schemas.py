@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from events.ruleset import CategoryLabel
 from projections.views import TableView
 
 __all__ = [
@@ -70,16 +71,28 @@ class LedgerPage(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One table of the lobby: its game, limits, paytables, places and round."""
+
     table_id: str
     name: str
     game: str
     status: str
+    private: bool
     currency: str
     ante_min: int
     ante_max: int
+    bonus_min: int | None
+    bonus_max: int | None
+    max_payout: int | None
+    bet_paytable: dict[CategoryLabel, int]
+    bonus_paytable: dict[CategoryLabel, int] | None
+    seats: int
     free_seats: int
-    free_boxes: int
-    private: bool
+    boxes: int
+    free_boxes: tuple[int, ...]
+    boxes_in_play: tuple[int, ...]
+    round: int | None
+    phase: str | None
 
 
 class CommandResponse(msgspec.Struct, frozen=True, kw_only=True):

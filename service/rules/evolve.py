@@ -109,7 +109,10 @@ def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
                 dealt = dealt.with_box(_replace(box, cards=hand.cards))
             return _replace(dealt, deck=deck, dealer=event.dealer_cards, phase="decisions")
         case BonusSettled():
-            return current.with_box(_replace(_box(current, event.box), bonus_won=event.won))
+            box = _box(current, event.box)
+            return current.with_box(
+                _replace(box, bonus_won=event.won, bonus_hand=event.hand, bonus_capped=event.capped)
+            )
         case SixthCardBought():
             box = _box(current, event.box)
             _, deck = current.deck.draw(1)
@@ -158,6 +161,8 @@ def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
                 outcome=event.outcome,
                 returned=event.returned,
                 won=event.won,
+                capped=event.capped,
+                combinations=event.combinations,
             )
             return current.with_box(settled)
     return current

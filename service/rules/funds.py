@@ -13,7 +13,7 @@ from events.wallet import WalletCredited, WalletDebited
 from service.rules.errors import RuleViolation
 from service.rules.wallets import Wallet
 
-__all__ = ["check_funds", "wallets_touched"]
+__all__ = ["check_funds", "check_seating", "wallets_touched"]
 
 
 def wallets_touched(events: Iterable[Event]) -> list[str]:
@@ -46,3 +46,18 @@ def check_funds(events: Iterable[Event], wallets: Mapping[str, Wallet], currency
         else:
             balance += event.amount
         running[event.wallet_id] = balance
+
+
+def check_seating(player: str, wallets: Mapping[str, Wallet], currency: str) -> None:
+    """A player sits down only with a wallet in the table's currency: told so at the seat,
+    not at the first bet."""
+    wallet = wallets.get(player)
+    if wallet is None or not wallet.opened:
+        raise RuleViolation(
+            "no_wallet", "the player has no wallet: the operator opens one before they sit down"
+        )
+    if wallet.currency != currency:
+        raise RuleViolation(
+            "currency_mismatch",
+            f"the table plays in {currency}, the player's wallet holds {wallet.currency}",
+        )

@@ -10,8 +10,8 @@ from typing import Literal
 
 import msgspec
 
-from events.game import Outcome
-from events.ruleset import Ruleset
+from events.game import Outcome, PaidCombination
+from events.ruleset import CategoryLabel, Ruleset
 from service.rules.cards import Card
 from service.rules.deck import Deck
 
@@ -47,11 +47,18 @@ class Box(msgspec.Struct, frozen=True, kw_only=True):
     fees: int = 0
     """Draw fees paid (the sixth card or an exchange)."""
     bonus_won: int = 0
+    bonus_hand: CategoryLabel | None = None
+    """The first five cards' hand, once the bonus is settled right after the deal."""
+    bonus_capped: int = 0
     outcome: Outcome | None = None
     returned: int = 0
     """Main-wager stakes given back at settlement."""
     won: int = 0
     """Main-wager winnings at settlement, after ``max_payout``."""
+    capped: int = 0
+    """Main-wager winnings withheld by ``max_payout``."""
+    combinations: tuple[PaidCombination, ...] = ()
+    """What the Bet was paid for (a won box)."""
 
     @property
     def staked(self) -> int:

@@ -53,7 +53,12 @@ async def test_russian_rounds_end_to_end(harness: Harness) -> None:
     await h.send("bob", "Deal")
     dealt = await h.send("carol", "Deal")  # the last player ready: cards out
     assert dealt["round"]["phase"] == "decisions"
-    assert dealt["round"]["dealer"] == {"upcard": "6h", "cards": None, "qualifies": None}
+    assert dealt["round"]["dealer"] == {
+        "upcard": "6h",
+        "cards": None,
+        "hand": None,
+        "qualifies": None,
+    }
     # Alice's trips paid the bonus at once: 100 back + 5 x 100.
     await h.balances({"alice": 10_000})
 

@@ -128,6 +128,8 @@ async def test_the_request_id_is_recorded_with_the_events(
 ) -> None:
     r = await client.post("/v1/tables", json={"table_id": "t1"}, headers=OPERATOR)
     assert r.status_code == 201, r.text
+    opened = await client.post("/v1/wallets", json={"wallet_id": "alice"}, headers=OPERATOR)
+    assert opened.status_code == 201, opened.text
     response = await client.post(
         "/v1/tables/t1/commands",
         json={"type": "SitDown"},
@@ -139,7 +141,7 @@ async def test_the_request_id_is_recorded_with_the_events(
     try:
         recorded = await conn.fetchval(
             "SELECT metadata ->> 'request_id' FROM events"
-            " WHERE metadata ->> 'command_id' = 'alice:s1'"
+            " WHERE metadata ->> 'command_id' = 't1/alice:s1'"
         )
     finally:
         await conn.close()

@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from service.handling import player_command_id
 from tests.processes import token_headers
 
 __all__ = [
@@ -61,7 +62,10 @@ class Attempt:
 
     @property
     def command_id(self) -> str | None:
-        return f"{self.player}:{self.key}" if self.key else None
+        if not (self.key and self.player):
+            return None
+        table_id = self.path.split("/")[3]  # /v1/tables/{table_id}/commands
+        return player_command_id(table_id, self.player, self.key)
 
 
 @dataclass

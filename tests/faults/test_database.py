@@ -13,6 +13,7 @@ import asyncpg
 import httpx
 import pytest
 
+from service.handling import player_command_id
 from tests.faults.books import check_books, check_watchers
 from tests.faults.load import OPERATOR, Journal, Watcher, open_casino, play, tables_of
 from tests.processes import (
@@ -184,7 +185,9 @@ async def test_database_restart_mid_load(
             # A fast stop ends the lock holder's session first: the command can get its
             # lock and commit before its own session is ended. Then it was acknowledged,
             # and so it must be in the store.
-            assert await _recorded(fresh_database, "holder:in-flight"), answer.text
+            assert await _recorded(
+                fresh_database, player_command_id("held", "holder", "in-flight")
+            ), answer.text
 
     summary = await survive(service, http, fresh_database, restart)
     print(f"PostgreSQL {mode} restart: {summary}")

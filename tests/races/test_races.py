@@ -149,11 +149,11 @@ async def test_one_wallet_two_tables_two_instances(pair: Pair) -> None:
     async with pair.pool.acquire() as conn:
         # No lost command: each 2xx is in the store; no phantom: nothing else is.
         recorded = {
-            r["command_id"].removeprefix(f"{who}:")
+            r["command_id"].partition(f"/{who}:")[2]
             for r in await conn.fetch(
                 "SELECT command_id FROM commands WHERE command_id LIKE $1"
                 " AND NOT result ? 'refused'",
-                f"{who}:ante-%",
+                f"%/{who}:ante-%",
             )
         }
         assert recorded == accepted_keys

@@ -77,8 +77,9 @@ async def test_insufficient_funds_is_refused_whole(
 
 
 async def test_same_command_id_appends_once(
-    handler: CommandHandler, db: asyncpg.Pool[asyncpg.Record]
+    handler: CommandHandler, wallet_handler: WalletHandler, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
+    await fund(wallet_handler, "alice", 100)
     await open_table(handler, db)
     first = await handler.execute("t1", SitDown(), ALICE, command_id="k1")
     again = await handler.execute("t1", SitDown(), ALICE, command_id="k1")

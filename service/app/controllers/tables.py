@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Request, get, post, put
+from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import State
 from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
@@ -18,13 +18,14 @@ from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED, HTTP_204_NO_CON
 
 from events.commands import Actor, CloseTable, OpenTable, PlayerCommand, ReopenTable
 from projections import tables
-from projections.views import TableView, Viewer, table_view
+from projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
 from service.app.problems import problem
+from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
-from service.handling import CommandHandler, UnknownTable
+from service.handling import CommandHandler, UnknownTable, player_command_id
 from service.observability import request_id_of
 from service.rules.cards import CardError, parse_cards
 from service.rules.presets import make_ruleset
@@ -72,28 +73,8 @@ class TableController(Controller):
     async def lobby(self, pool: Pool, principal: Caller) -> list[LobbyEntry]:
         async with pool.acquire() as conn:
             rows = await conn.fetch("SELECT table_id FROM table_states ORDER BY table_id")
-            entries = []
-            for row in rows:
-                state, _ = await tables.load(conn, row["table_id"])
-                rules = state.rules
-                taken = (
-                    len(state.round.boxes) if state.round and state.round.phase == "betting" else 0
-                )
-                entries.append(
-                    LobbyEntry(
-                        table_id=state.table_id,
-                        name=state.name,
-                        game=rules.game,
-                        status=state.status,
-                        currency=rules.currency,
-                        ante_min=rules.ante_min,
-                        ante_max=rules.ante_max,
-                        free_seats=sum(s is None for s in state.seats),
-                        free_boxes=rules.boxes - taken,
-                        private=state.private_for is not None,
-                    )
-                )
-        return entries
+            states = [(await tables.load(conn, row["table_id"]))[0] for row in rows]
+        return [lobby_entry(state) for state in states]
 
     @post(
         "/",
@@ -168,6 +149,7 @@ class TableController(Controller):
             "makes the command conditional."
         ),
         responses=problems(404, 409, 412, 413, 422, 428),
+        response_headers=[REPLAYED_HEADER],
     )
     async def command(
         self,
@@ -179,7 +161,7 @@ class TableController(Controller):
             str | None, HeaderParameter(name="Idempotency-Key", required=False, max_length=200)
         ] = None,
         if_match: Annotated[str | None, HeaderParameter(name="If-Match", required=False)] = None,
-    ) -> CommandResponse:
+    ) -> Response[CommandResponse]:
         require(principal, "player")
         if not idempotency_key:
             raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
@@ -193,7 +175,7 @@ class TableController(Controller):
                 table_id,
                 data,
                 _actor(principal),
-                command_id=f"{principal.subject}:{idempotency_key}",
+                command_id=player_command_id(table_id, principal.subject, idempotency_key),
                 expected_version=expected,
                 request_id=request_id_of(request),
                 must_exist=True,
@@ -207,9 +189,10 @@ class TableController(Controller):
             if after is not None
             else await load_view(services.pool, table_id, viewer)
         )
-        return CommandResponse(
+        body = CommandResponse(
             version=result.version, events=result.events, duplicate=result.duplicate, table=view
         )
+        return answer(body, replayed=result.duplicate)
 
     @get(
         "/{table_id:str}/stream",
@@ -267,6 +250,34 @@ class TableController(Controller):
         require(principal, "operator")
         await _known(pool, table_id)
         await _store_test_deck(pool, state, table_id, data.cards)
+
+
+def lobby_entry(state: Table) -> LobbyEntry:
+    rules = state.rules
+    current = state.round
+    bonus = rules.bonus_enabled
+    return LobbyEntry(
+        table_id=state.table_id,
+        name=state.name,
+        game=rules.game,
+        status=state.status,
+        private=state.private_for is not None,
+        currency=rules.currency,
+        ante_min=rules.ante_min,
+        ante_max=rules.ante_max,
+        bonus_min=rules.bonus_min if bonus else None,
+        bonus_max=rules.bonus_limit if bonus else None,
+        max_payout=rules.max_payout,
+        bet_paytable=dict(rules.bet_paytable),
+        bonus_paytable=dict(rules.bonus_paytable) if bonus else None,
+        seats=len(state.seats),
+        free_seats=sum(s is None for s in state.seats),
+        boxes=rules.boxes,
+        free_boxes=free_boxes(state),
+        boxes_in_play=boxes_in_play(state),
+        round=current.number if current else None,
+        phase=current.phase if current else None,
+    )
 
 
 async def _operate(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, get, post
+from litestar import Controller, Response, get, post
 from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
@@ -12,6 +12,7 @@ from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 from events.commands import Actor
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, DbPool, Pool, Wallets
+from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
 from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
 from service.handling import TransferResult
@@ -49,6 +50,7 @@ class WalletController(Controller):
         "/{wallet_id:str}/deposits",
         status_code=HTTP_200_OK,
         summary="Deposit (idempotent)",
+        response_headers=[REPLAYED_HEADER],
         responses=problems(404, 409, 413, 422),
     )
     async def deposit(
@@ -57,16 +59,18 @@ class WalletController(Controller):
         data: JSONBody[Transfer],
         wallets: Wallets,
         principal: Caller,
-    ) -> TransferResult:
+    ) -> Response[TransferResult]:
         require(principal, "operator")
-        return await wallets.transfer(
+        result = await wallets.transfer(
             wallet_id, "deposit", data.transfer_id, data.amount, actor=_actor(principal)
         )
+        return answer(result, replayed=result.duplicate)
 
     @post(
         "/{wallet_id:str}/withdrawals",
         status_code=HTTP_200_OK,
         summary="Withdraw (idempotent)",
+        response_headers=[REPLAYED_HEADER],
         responses=problems(404, 409, 413, 422),
     )
     async def withdraw(
@@ -75,11 +79,12 @@ class WalletController(Controller):
         data: JSONBody[Transfer],
         wallets: Wallets,
         principal: Caller,
-    ) -> TransferResult:
+    ) -> Response[TransferResult]:
         require(principal, "operator")
-        return await wallets.transfer(
+        result = await wallets.transfer(
             wallet_id, "withdrawal", data.transfer_id, data.amount, actor=_actor(principal)
         )
+        return answer(result, replayed=result.duplicate)
 
     @get("/{wallet_id:str}", summary="A wallet's balance", responses=problems(404))
     async def show(self, wallet_id: FromPath[str], pool: Pool, principal: Caller) -> WalletView:

@@ -1,0 +1,77 @@
+"""Request bodies are JSON, said so, and present: checked before a handler sees its data.
+
+Litestar decodes a body as JSON whatever its ``Content-Type`` says, so a form post would play
+a command; and a missing body fails validation with a message naming only the parameter
+(``'data'``). Here a route that takes a body refuses another media type with 415 and an
+empty body with a 400 that says what the route expects.
+"""
+
+from __future__ import annotations
+
+import types
+from functools import cache
+from typing import Any, Union, get_args, get_origin
+
+import msgspec
+from litestar import Request
+from litestar.handlers import HTTPRouteHandler
+
+from service.app.problems import problem
+
+__all__ = ["check_body", "expected_body"]
+
+
+async def check_body(request: Request[Any, Any, Any]) -> None:
+    """``before_request`` hook: a route taking a JSON body gets one."""
+    expected = _expected_of(request.route_handler)
+    if expected is None:
+        return
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    body = await request.body()
+    if not body.strip():
+        raise problem("body_required", 400, f"the request needs a JSON body: {expected}")
+    if not _is_json(media_type):
+        shown = media_type or "none"
+        raise problem(
+            "unsupported_media_type",
+            415,
+            f"the body must be JSON, sent with Content-Type: application/json (got {shown})",
+        )
+
+
+def _is_json(media_type: str) -> bool:
+    return media_type == "application/json" or (
+        media_type.startswith("application/") and media_type.endswith("+json")
+    )
+
+
+@cache
+def _expected_of(handler: HTTPRouteHandler) -> str | None:
+    data = handler.parsed_fn_signature.parameters.get("data")
+    return None if data is None else expected_body(data.annotation)
+
+
+def expected_body(annotation: Any) -> str:
+    """What a body of this type must hold, in words: the command names of a tagged union,
+    or the fields of a struct (required ones first)."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        tags = [_tag(member) for member in get_args(annotation)]
+        return 'an object whose "type" is one of ' + ", ".join(t for t in tags if t)
+    if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
+        fields = msgspec.structs.fields(annotation)
+        required = [f.encode_name for f in fields if f.required]
+        optional = [f.encode_name for f in fields if not f.required]
+        parts = []
+        if required:
+            parts.append("required " + ", ".join(required))
+        if optional:
+            parts.append("optional " + ", ".join(optional))
+        return "an object with " + "; ".join(parts) if parts else "an object"
+    return "a JSON value"
+
+
+def _tag(member: Any) -> str | None:
+    if isinstance(member, type) and issubclass(member, msgspec.Struct):
+        tag = member.__struct_config__.tag
+        return str(tag) if tag is not None else None
+    return None
