@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -43,6 +44,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Run the catch-up projections (audit trail); one instance leads each at a time."""
     clock: bool = True
     """Send the rules' time-outs from this instance (every instance may; each goes once)."""
+    cors_origins: tuple[str, ...] = ()
+    """Browser origins (``scheme://host[:port]`` or ``*``) allowed to call the API across
+    origins; none means CORS is off, as it should be where the frontend's server proxies."""
 
 
 _VARIABLES: dict[str, str] = {
@@ -61,6 +65,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_SHUTDOWN_GRACE_S": "shutdown_grace_s",
     "RUSSIAN_POKER_COMMAND_ATTEMPTS": "command_attempts",
     "RUSSIAN_POKER_CACHED_TABLES": "cached_tables",
+    "RUSSIAN_POKER_CORS_ORIGINS": "cors_origins",
 }
 
 
@@ -73,6 +78,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         if value is None or value == "":
             continue
         raw[field] = value
+    if "cors_origins" in raw:
+        raw["cors_origins"] = _origins(str(raw["cors_origins"]))
     try:
         # Not strict: environment values are text ("30", "true") for int and bool fields.
         settings = msgspec.convert(raw, Settings, strict=False)
@@ -94,6 +101,31 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     directory = settings.data_dir or str(data_dir())
     secret = settings.jwt_secret or _development_secret(Path(directory))
     return msgspec.structs.replace(settings, data_dir=directory, jwt_secret=secret)
+
+
+def _origins(value: str) -> list[str]:
+    """A comma-separated list of origins: each exactly what a browser sends in ``Origin``
+    (no path, no trailing slash, no user), since CORS compares them as strings."""
+    origins = [origin.strip() for origin in value.split(",") if origin.strip()]
+    for origin in origins:
+        if origin == "*":
+            continue
+        parts = urlsplit(origin)
+        try:
+            parts.port  # noqa: B018  (raises on a port that is not a number)
+        except ValueError:
+            parts = parts._replace(netloc="")
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or "@" in parts.netloc
+            or f"{parts.scheme}://{parts.netloc}" != origin
+        ):
+            raise ConfigurationError(
+                f"RUSSIAN_POKER_CORS_ORIGINS: {origin!r} is not an origin"
+                " (scheme://host[:port], e.g. https://casino.example, or *)"
+            )
+    return origins
 
 
 def _development_secret(directory: Path) -> str:

@@ -9,20 +9,22 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from litestar import Litestar
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 
 from events.pool import create_pool
 from projections.audit import AuditProjection
 from projections.runner import ProjectionRunner
 from service.app.auth import rate_limit_key
+from service.app.bodies import check_body
 from service.app.controllers.audit import AuditController
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
+from service.app.controllers.problems import ProblemsController
 from service.app.controllers.tables import TableController
 from service.app.controllers.wallets import WalletController
 from service.app.dependencies import (
@@ -32,6 +34,7 @@ from service.app.dependencies import (
     provide_principal,
     provide_wallets,
 )
+from service.app.docs_assets import swagger_assets_router, swagger_plugin
 from service.app.problems import problem_details_plugin
 from service.cache import CommittedCache
 from service.clock import Clock
@@ -114,6 +117,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             AuditController,
             HealthController,
             MetricsController,
+            ProblemsController,
+            swagger_assets_router(),
         ],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),
@@ -124,18 +129,24 @@ def create_app(settings: Settings | None = None) -> Litestar:
         },
         middleware=[
             request_id_middleware,
-            PrometheusConfig(app_name="russian_poker").middleware,
+            # Route templates, not paths: one series per route, however many tables and
+            # wallets there are; a path no route matches is not counted at all.
+            PrometheusConfig(
+                app_name="russian_poker", group_path=True, exclude_unhandled_paths=True
+            ).middleware,
             *_rate_limit(settings),
         ],
         lifespan=[database],
+        before_request=check_body,
         plugins=[problem_details_plugin()],
         openapi_config=OpenAPIConfig(
             title="Russian Poker backend",
             version=API_VERSION,
             description="Event-sourced Russian Poker and Oasis Poker tables, wallets and audit.",
             path="/schema",
-            render_plugins=[SwaggerRenderPlugin()],
+            render_plugins=[swagger_plugin()],
         ),
+        cors_config=_cors(settings),
         state=State({"settings": settings}),
         request_max_body_size=64 * 1024,
         debug=False,
@@ -150,12 +161,45 @@ def _settle_heap() -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
+def _cors(settings: Settings) -> CORSConfig | None:
+    """Cross-origin calls from the browser frontends named in the settings, or none.
+
+    Bearer tokens, not cookies, authenticate: credentials stay off. Litestar answers a
+    preflight before routing, so neither authentication nor the rate limit sees it."""
+    if not settings.cors_origins:
+        return None
+    return CORSConfig(
+        allow_origins=list(settings.cors_origins),
+        allow_methods=["GET", "POST", "PUT", "OPTIONS"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "Idempotency-Key",
+            "If-Match",
+            "Last-Event-ID",
+            "X-Request-ID",
+        ],
+        expose_headers=[
+            "Idempotent-Replayed",
+            "X-Request-ID",
+            "Retry-After",
+            "RateLimit-Limit",
+            "RateLimit-Remaining",
+            "RateLimit-Reset",
+            "RateLimit-Policy",
+            "ETag",
+        ],
+        allow_credentials=False,
+        max_age=600,
+    )
+
+
 def _rate_limit(settings: Settings) -> list[Any]:
     if not settings.rate_limit:
         return []
     config = RateLimitConfig(
         rate_limit=("second", settings.rate_limit),
         identifier_for_request=rate_limit_key,
-        exclude=["/health", "/metrics", "/schema"],
+        exclude=["/health", "/metrics", "/schema", "/problems"],
     )
     return [config.middleware]

@@ -6,6 +6,9 @@ from typing import Final
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
+
+from service.app.catalogue import CATALOGUE
 
 __all__ = ["Problem", "problems"]
 
@@ -36,6 +39,38 @@ _MEANING: Final = {
 }
 _ALWAYS: Final = (400, 401, 403, 429, 503)
 
+_EXAMPLES: Final = {
+    400: ("bad_request", "invalid_if_match"),
+    401: ("unauthorized",),
+    403: ("forbidden", "not_your_box"),
+    404: ("not_found",),
+    409: ("out_of_turn", "insufficient_funds"),
+    412: ("version_mismatch",),
+    413: ("body_too_large",),
+    422: ("ante_out_of_range", "idempotency_key_reused"),
+    428: ("idempotency_key_required",),
+    429: ("rate_limited",),
+    503: ("unavailable", "busy"),
+}
+"""The problem types shown as examples of each status; ``GET /problems`` lists them all."""
+
+
+def _examples(status: int) -> list[Example]:
+    """Bodies as the service sends them: the title is the code in words."""
+    return [
+        Example(
+            summary=CATALOGUE[code].title,
+            value={
+                "type": CATALOGUE[code].type,
+                "title": code.replace("_", " "),
+                "status": status,
+                "detail": CATALOGUE[code].example,
+                "code": code,
+            },
+        )
+        for code in _EXAMPLES[status]
+    ]
+
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
     """Problem responses for ``statuses`` plus the ones every authenticated call can give."""
@@ -47,9 +82,10 @@ def public(*statuses: int) -> dict[int, ResponseSpec]:
     return {
         status: ResponseSpec(
             data_container=Problem,
-            description=_MEANING[status],
+            description=f"{_MEANING[status]} Every problem type: `/problems`.",
             media_type="application/problem+json",
             generate_examples=False,
+            examples=_examples(status),
         )
         for status in statuses
     }
