@@ -37,6 +37,7 @@ __all__ = [
     "RepeatBets",
     "RequestDealerExchange",
     "SitDown",
+    "StackDeck",
     "SYSTEM",
 ]
 
@@ -73,6 +74,14 @@ class CloseTable(_Command, frozen=True):
 
 class ReopenTable(_Command, frozen=True):
     """Open a closed table again."""
+
+
+class StackDeck(_Command, frozen=True):
+    """Test mode only (the shell sends it only then): the deck of the round taking bets,
+    top first, while nothing is dealt. Cards not named follow in a fixed order; the seed
+    still drives where discards go back."""
+
+    deck: tuple[str, ...]
 
 
 # -- the service's clock and dealer -----------------------------------------------------------
@@ -202,6 +211,7 @@ Command = (
     OpenTable
     | CloseTable
     | ReopenTable
+    | StackDeck
     | OpenRound
     | BettingTimeUp
     | DecisionTimeUp

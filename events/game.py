@@ -29,6 +29,7 @@ __all__ = [
     "DealerExchangeDeclined",
     "DealerExchangeRequested",
     "DealerRevealed",
+    "DeckStacked",
     "DealtHand",
     "Outcome",
     "PaidCombination",
@@ -81,6 +82,14 @@ class RoundOpened(_TableEvent, frozen=True):
     seed: bytes
     deck: tuple[str, ...] = ()
     """Set only in test mode: a fixed deck order (secret like the seed)."""
+
+
+class DeckStacked(_TableEvent, frozen=True):
+    """Test mode: the round's deck replaced by a scripted one before the deal (secret like
+    the seed until the round is settled)."""
+
+    round: int
+    deck: tuple[str, ...]
 
 
 class AntePlaced(_TableEvent, frozen=True):
@@ -224,6 +233,7 @@ TableEvent = (
     | PlayerSeated
     | PlayerLeft
     | RoundOpened
+    | DeckStacked
     | AntePlaced
     | BetsCancelled
     | DealRequested

@@ -69,6 +69,8 @@ def redact_event(event_type: str, data: Mapping[str, Any], *, revealed: bool) ->
     if event_type == "RoundOpened":
         result["seed"] = None
         result["deck"] = []
+    elif event_type == "DeckStacked":
+        result["deck"] = []
     elif event_type == "CardsDealt":
         result["hands"] = [
             {**hand, "cards": hide_cards(hand.get("cards"))} for hand in data.get("hands", [])
@@ -92,6 +94,8 @@ def redact_command(command: Any, *, revealed: bool) -> Any:
     result = dict(command)
     if result.get("type") == "Exchange" and "cards" in result:
         result["cards"] = hide_cards(result["cards"])
+    if result.get("type") == "StackDeck":
+        result["deck"] = []
     if result.get("type") == "OpenRound":
         # Never recorded with its seed, but a feed must not depend on that.
         result.pop("seed", None)

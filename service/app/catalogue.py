@@ -99,6 +99,8 @@ _RULE_ACTIONS: Final = {
     "invalid_currency": "Use a three-letter ISO 4217 code such as `EUR`.",
     "invalid_amount": "Send a positive integer of minor units (cents).",
     "wallet_exists": "Use the existing wallet, or choose another wallet id.",
+    "invalid_deck": "Name distinct cards of the 52 (`As`, `Td`, `2c`), top of the deck first"
+    " (docs/test-mode.md).",
 }
 
 
@@ -332,14 +334,6 @@ _SERVICE: Final = [
         " out of its range. The detail names the parameter.",
         "Fix the parameter the detail names; `docs/rules-decisions.md` lists them.",
         "unknown preset 'poker'; choose one of russian, russian-online, oasis",
-    ),
-    _entry(
-        "invalid_deck",
-        422,
-        "Invalid test deck",
-        "A scripted test deck (test mode only) names a card that is not a card, or a card twice.",
-        "Send cards as rank and suit, e.g. `As`, `Td`, `2c`, each at most once.",
-        "card repeated: As",
     ),
     _entry(
         "invalid_cursor",

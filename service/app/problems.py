@@ -17,11 +17,20 @@ from litestar.plugins.problem_details import (
     ProblemDetailsPlugin,
 )
 
-from service.handling import Conflict, IdempotencyKeyReused, TransferMismatch, VersionMismatch
+from service.handling import (
+    Conflict,
+    IdempotencyKeyReused,
+    ReplayedRefusal,
+    TransferMismatch,
+    VersionMismatch,
+)
 from service.rules.errors import RuleViolation
 from service.rules.presets import RulesetError
 
-__all__ = ["STATUS_OF_KIND", "problem", "problem_details_plugin", "problem_type"]
+__all__ = ["REPLAYED", "STATUS_OF_KIND", "problem", "problem_details_plugin", "problem_type"]
+
+REPLAYED: Final = "Idempotent-Replayed"
+"""Response header of an answer given again from memory (a success or a refusal)."""
 
 STATUS_OF_KIND: Final = {"forbidden": 403, "not_found": 404, "conflict": 409, "invalid": 422}
 
@@ -75,7 +84,9 @@ def _http(exc: HTTPException) -> ProblemDetailsException:
 
 
 def _refusal(exc: RuleViolation) -> ProblemDetailsException:
-    return _problem(exc.code, STATUS_OF_KIND[exc.kind], exc.message)
+    # A refusal remembered under the command's key says so: the key is spent.
+    replayed = {REPLAYED: "true"} if isinstance(exc, ReplayedRefusal) else None
+    return _problem(exc.code, STATUS_OF_KIND[exc.kind], exc.message, headers=replayed)
 
 
 def _version(exc: VersionMismatch) -> ProblemDetailsException:

@@ -16,6 +16,7 @@ __all__ = [
     "LedgerEntry",
     "LedgerPage",
     "LobbyEntry",
+    "StackedDeck",
     "TestDeck",
     "Transfer",
     "WalletView",
@@ -104,4 +105,13 @@ class CommandResponse(msgspec.Struct, frozen=True, kw_only=True):
 
 class TestDeck(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     cards: list[str]
-    """Top of the next round's deck, in the order cards are dealt."""
+    """Top of the deck, in the order cards are dealt (docs/test-mode.md)."""
+
+
+class StackedDeck(msgspec.Struct, frozen=True, kw_only=True):
+    """Which round a test deck deals."""
+
+    round: int
+    applies_to: Literal["current", "next"]
+    """``current``: the round taking bets, nothing dealt yet; ``next``: the round that
+    opens after the current one (the current one has cards out)."""

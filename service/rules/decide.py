@@ -34,6 +34,7 @@ from events.commands import (
     RepeatBets,
     RequestDealerExchange,
     SitDown,
+    StackDeck,
 )
 from service.rules import betting, decisions, seating, showdown
 from service.rules.errors import RuleViolation
@@ -48,6 +49,7 @@ _HANDLERS: Final[dict[type[Any], Handler]] = {
     CloseTable: seating.close_table,
     ReopenTable: seating.reopen_table,
     OpenRound: seating.open_round,
+    StackDeck: seating.stack_deck,
     SitDown: seating.sit_down,
     LeaveTable: seating.leave,
     PlaceAnte: betting.place_ante,

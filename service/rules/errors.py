@@ -55,6 +55,7 @@ REFUSALS: Final[dict[str, tuple[RefusalKind, str]]] = {
     "currency_mismatch": ("invalid", "the wallet's currency is not the table's"),
     "invalid_currency": ("invalid", "a currency is a three-letter ISO 4217 code"),
     "invalid_amount": ("invalid", "an amount is a positive integer of minor units"),
+    "invalid_deck": ("invalid", "a deck names distinct cards of the 52"),
     "wallet_exists": ("conflict", "the wallet exists already"),
 }
 

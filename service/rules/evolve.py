@@ -27,6 +27,7 @@ from events.game import (
     DealerExchangeRequested,
     DealerRevealed,
     DealRequested,
+    DeckStacked,
     PlayerLeft,
     PlayerSeated,
     RoundOpened,
@@ -96,6 +97,8 @@ def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
                 decision="play" if event.dark else None,
             )
             return current.with_box(box)
+        case DeckStacked():
+            return _replace(current, deck=stacked(current.deck.seed, event.deck))
         case BetsCancelled():
             return _replace(current.without_box(event.box), ready=current.ready - {event.player})
         case DealRequested():

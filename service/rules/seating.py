@@ -11,8 +11,10 @@ from events.commands import (
     OpenTable,
     ReopenTable,
     SitDown,
+    StackDeck,
 )
 from events.game import (
+    DeckStacked,
     PlayerLeft,
     PlayerSeated,
     RoundOpened,
@@ -24,10 +26,18 @@ from events.game import (
 from service.rules.betting import cancel_box
 from service.rules.deck import SEED_BYTES, commitment, stacked
 from service.rules.errors import RuleViolation
-from service.rules.guards import need_open, need_role, need_seat
+from service.rules.guards import need_open, need_phase, need_role, need_seat
 from service.rules.state import Table
 
-__all__ = ["close_table", "leave", "open_round", "open_table", "reopen_table", "sit_down"]
+__all__ = [
+    "close_table",
+    "leave",
+    "open_round",
+    "open_table",
+    "reopen_table",
+    "sit_down",
+    "stack_deck",
+]
 
 
 def open_table(table: Table, command: OpenTable, actor: Actor, table_id: str) -> list[Event]:
@@ -91,6 +101,17 @@ def open_round(table: Table, command: OpenRound, actor: Actor) -> list[Event]:
             deck=command.deck,
         )
     ]
+
+
+def stack_deck(table: Table, command: StackDeck, actor: Actor) -> list[Event]:
+    """Test mode: script the deck of the round taking bets, as long as nothing is dealt."""
+    need_role(actor, "operator")
+    current = need_phase(table, "betting")
+    try:
+        stacked(current.deck.seed, command.deck)
+    except ValueError:
+        raise RuleViolation("invalid_deck") from None
+    return [DeckStacked(round=current.number, deck=command.deck)]
 
 
 def sit_down(table: Table, command: SitDown, actor: Actor) -> list[Event]:

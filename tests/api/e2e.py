@@ -129,11 +129,12 @@ class Harness:
         return view
 
     async def next_deck(self, deck: Iterable[str]) -> None:
-        """The deck of the round that opens when the current one settles."""
+        """The deck of the round that opens when the current one (cards out) settles."""
         r = await self.client.put(
             f"/v1/tables/{self.table_id}/test-deck", json={"cards": list(deck)}, headers=OPERATOR
         )
-        assert r.status_code == 204, r.text
+        assert r.status_code == 200, r.text
+        assert r.json()["applies_to"] == "next", r.text
 
     async def post(self, player: str, body: dict[str, Any], key: str | None = None) -> Any:
         if key is None:

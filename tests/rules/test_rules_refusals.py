@@ -29,6 +29,7 @@ from events.commands import (
     RepeatBets,
     RequestDealerExchange,
     SitDown,
+    StackDeck,
 )
 from events.game import BetsCancelled, RoundSettled, TableClosed
 from events.wallet import WalletCredited
@@ -178,6 +179,9 @@ CASES: dict[str, Setup] = {
     "betting_closed": lambda: (two_boxes_dealt(), PlaceAnte(box=3, ante=100), ANN),
     "betting_closed/cancel": lambda: (two_boxes_dealt(), CancelBets(), ANN),
     "betting_closed/deal": lambda: (settled_round(), Deal(), ANN),
+    "betting_closed/stack_deck": lambda: (two_boxes_dealt(), StackDeck(deck=("As",)), OPERATOR),
+    "invalid_deck": lambda: (betting(), StackDeck(deck=("As", "As")), OPERATOR),
+    "wrong_role/stack_deck": lambda: (betting(), StackDeck(deck=("As",)), ANN),
     "box_taken": lambda: (ready_and_waiting(), PlaceAnte(box=1, ante=100), BOB),
     "light_box_limit": lambda: (with_light_boxes(2), PlaceAnte(box=3, ante=100), ANN),
     "bets_final": lambda: (ready_and_waiting(), CancelBets(box=1), ANN),

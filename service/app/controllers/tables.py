@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any
 
 import msgspec
@@ -14,9 +14,9 @@ from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
-from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED, HTTP_204_NO_CONTENT
+from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from events.commands import Actor, CloseTable, OpenTable, PlayerCommand, ReopenTable
+from events.commands import Actor, CloseTable, OpenTable, PlayerCommand, ReopenTable, StackDeck
 from projections import tables
 from projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
 from service.app.auth import Principal, require
@@ -24,10 +24,11 @@ from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
 from service.app.problems import problem
 from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
-from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, TestDeck
+from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, StackedDeck, TestDeck
 from service.handling import CommandHandler, UnknownTable, player_command_id
 from service.observability import request_id_of
 from service.rules.cards import CardError, parse_cards
+from service.rules.errors import RuleViolation
 from service.rules.presets import make_ruleset
 from service.rules.state import Table
 
@@ -98,7 +99,7 @@ class TableController(Controller):
             )
         ruleset = make_ruleset(data.preset, data.overrides)
         if data.test_deck is not None:
-            await _store_test_deck(pool, state, table_id, data.test_deck)
+            await _store_test_deck(pool, table_id, _test_deck(state, data.test_deck))
         command = OpenTable(ruleset=ruleset, name=data.name, private_for=data.private_for)
         await commands.execute(table_id, command, _actor(principal))
         return await load_view(pool, table_id, viewer_of(principal))
@@ -235,8 +236,13 @@ class TableController(Controller):
 
     @put(
         "/{table_id:str}/test-deck",
-        status_code=HTTP_204_NO_CONTENT,
-        summary="Test mode only: the next round's deck, top first",
+        status_code=HTTP_200_OK,
+        summary="Test mode only: script a round's deck, top first",
+        description=(
+            "While the round taking bets has nothing dealt, the deck is that round's; once "
+            "cards are out, it is the next round's (used once). The answer says which. "
+            "How the cards map to boxes, draws and the dealer: docs/test-mode.md."
+        ),
         responses=problems(404, 413, 422),
     )
     async def test_deck(
@@ -244,12 +250,29 @@ class TableController(Controller):
         table_id: FromPath[str],
         data: JSONBody[TestDeck],
         pool: Pool,
+        commands: Commands,
         principal: Caller,
         state: State,
-    ) -> None:
+    ) -> StackedDeck:
         require(principal, "operator")
-        await _known(pool, table_id)
-        await _store_test_deck(pool, state, table_id, data.cards)
+        cards = _test_deck(state, data.cards)
+        async with pool.acquire() as conn:
+            table, version = await tables.load(conn, table_id)
+        if not version:
+            raise NotFoundException(f"no table {table_id!r}")
+        current = table.round
+        if current is not None and current.phase == "betting":
+            try:
+                await commands.execute(table_id, StackDeck(deck=cards), _actor(principal))
+            except RuleViolation as refusal:
+                if refusal.code != "betting_closed":
+                    raise
+                # Dealt meanwhile: the deck is the next round's after all.
+            else:
+                return StackedDeck(round=current.number, applies_to="current")
+        await _store_test_deck(pool, table_id, cards)
+        number = current.number + 1 if current else table.rounds_opened + 1
+        return StackedDeck(round=number, applies_to="next")
 
 
 def lobby_entry(state: Table) -> LobbyEntry:
@@ -293,13 +316,19 @@ async def _operate(
     return await load_view(pool, table_id, viewer_of(principal))
 
 
-async def _store_test_deck(pool: DbPool, state: State, table_id: str, deck: list[str]) -> None:
+def _test_deck(state: State, deck: list[str]) -> tuple[str, ...]:
+    """The deck's cards, if test mode is on and they are distinct cards of the 52."""
     if not state.settings.test_mode:
         raise PermissionDeniedException("test mode is off")
     try:
         cards = parse_cards(deck)
     except CardError as exc:
         raise problem("invalid_deck", 422, str(exc)) from None
+    return tuple(cards)
+
+
+async def _store_test_deck(pool: DbPool, table_id: str, cards: Sequence[str]) -> None:
+    """The deck of the next round to open (used up when it opens)."""
     await pool.execute(
         "INSERT INTO test_decks (table_id, deck) VALUES ($1, $2)"
         " ON CONFLICT (table_id) DO UPDATE SET deck = excluded.deck",
