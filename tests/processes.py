@@ -330,11 +330,14 @@ class PrivatePostgres:
 
     def setup(self) -> None:
         """initdb and a first start (pgserver), then a restart on the TCP port."""
-        from pgserver import get_server  # type: ignore[attr-defined]
+        # Through the service's importer: it silences platformdirs' XDG_RUNTIME_DIR warning.
+        from service.embedded import pgserver_module
+
+        pgserver = pgserver_module()
         from pgserver._commands import POSTGRES_BIN_PATH
 
         self.root.mkdir(parents=True, exist_ok=True)
-        server = get_server(self.pgdata, cleanup_mode=None)
+        server = pgserver.get_server(self.pgdata, cleanup_mode=None)
         info = server.get_postmaster_info()
         self.socket_dir = info.socket_dir
         self._user = server.system_user

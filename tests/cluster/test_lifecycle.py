@@ -54,6 +54,10 @@ async def test_sigterm_under_load_finishes_in_flight_work_and_hands_over(
     for table_id in HELD:
         r = await http.post(f"{b.url}/v1/tables", json={"table_id": table_id}, headers=OPERATOR)
         assert r.status_code == 201, r.text
+        # A player sits down only with a wallet: the held commands must reach the store.
+        wallet = {"wallet_id": f"holder-{table_id}"}
+        r = await http.post(f"{b.url}/v1/wallets", json=wallet, headers=OPERATOR)
+        assert r.status_code == 201, r.text
     # Live clients of the stopping instance (they move to the other one when it ends them).
     watchers = [Watcher(table_id, [a.url, b.url], http) for table_id in TABLES]
     for watcher in watchers:
