@@ -8,7 +8,7 @@ from the authenticated :class:`Actor`, never from the body.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -64,8 +64,9 @@ class OpenTable(_Command, frozen=True):
 
     ruleset: Ruleset
     name: str = ""
-    private_for: str | None = None
-    """A private game (seed 003): only this player may sit."""
+    private_for: Annotated[
+        str | None, msgspec.Meta(description="A private game (seed 003): only this player may sit.")
+    ] = None
 
 
 class CloseTable(_Command, frozen=True):
@@ -91,9 +92,15 @@ class OpenRound(_Command, frozen=True):
     """Start the next round with a secret seed the shell drew from ``secrets``."""
 
     seed: bytes
-    deck: tuple[str, ...] = ()
-    """Test mode only: the deck order, top first, instead of the seed's shuffle. The seed
-    still drives where discards go back."""
+    deck: Annotated[
+        tuple[str, ...],
+        msgspec.Meta(
+            description=(
+                "Test mode only: the deck order, top first, instead of the seed's "
+                "shuffle. The seed still drives where discards go back."
+            )
+        ),
+    ] = ()
 
 
 class BettingTimeUp(_Command, frozen=True):
@@ -116,7 +123,12 @@ class DecisionTimeUp(_Command, frozen=True):
 class SitDown(_Command, frozen=True):
     """Take a seat (the first free one unless ``seat`` is given)."""
 
-    seat: int | None = None
+    seat: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="Seat to take, from 1 (one seat per box); null takes the first free one."
+        ),
+    ] = None
 
 
 class LeaveTable(_Command, frozen=True):
@@ -126,16 +138,50 @@ class LeaveTable(_Command, frozen=True):
 class PlaceAnte(_Command, frozen=True):
     """Bet an ante on a free box, optionally with a bonus; a dark box also stakes the Bet."""
 
-    box: int
-    ante: int
-    bonus: int = 0
-    dark: bool = False
+    box: Annotated[
+        int, msgspec.Meta(description="Box number, from 1, to bet on; it must be free this round.")
+    ]
+    ante: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Ante in minor units of the table's currency, within `ante_min`..`ante_max`."
+            )
+        ),
+    ]
+    bonus: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Bonus bet in minor units of the table's currency, within "
+                "`bonus_min`..`bonus_max`; 0 (the default) places none."
+            )
+        ),
+    ] = 0
+    dark: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Play the box dark: the Bet (2 x ante) is staked now with the ante "
+                "and the box plays automatically (no fold, draw, insurance or dealer "
+                "draw). Default false (light, if the player's light boxes allow)."
+            )
+        ),
+    ] = False
 
 
 class CancelBets(_Command, frozen=True):
     """Take back this round's bets before the deal: on one box, or all of the player's."""
 
-    box: int | None = None
+    box: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "Box number whose bets to take back; null (the default) takes back "
+                "all of the player's bets this round."
+            )
+        ),
+    ] = None
 
 
 class RepeatBets(_Command, frozen=True):
@@ -149,45 +195,79 @@ class Deal(_Command, frozen=True):
 class BuyCard(_Command, frozen=True):
     """Buy a sixth card for ``box`` (Russian)."""
 
-    box: int
+    box: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Box number, from 1, that buys the sixth card; its draw fee is "
+                "`sixth_card_fee_antes` antes."
+            )
+        ),
+    ]
 
 
 class Exchange(_Command, frozen=True):
     """Exchange the named cards of ``box`` for new ones from the deck."""
 
-    box: int
-    cards: list[str]
+    box: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Box number, from 1, that exchanges; its draw fee is the "
+                "`draw_fee_antes` entry for the number of cards."
+            )
+        ),
+    ]
+    cards: Annotated[
+        list[str],
+        msgspec.Meta(
+            description=(
+                "The box's cards to discard, in text notation (`As`, `Td`), 1 to "
+                "`max_exchange_cards` of them."
+            )
+        ),
+    ]
 
 
 class Play(_Command, frozen=True):
     """Stay in: place the Bet (2 x ante)."""
 
-    box: int
+    box: Annotated[int, msgspec.Meta(description="Box number, from 1, that plays.")]
 
 
 class Insure(_Command, frozen=True):
     """Play and insure against the dealer having no game, with ``amount`` of insurance."""
 
-    box: int
-    amount: int
+    box: Annotated[int, msgspec.Meta(description="Box number, from 1, that plays and insures.")]
+    amount: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Insurance in minor units of the table's currency, within the box's "
+                "`insurance_range`."
+            )
+        ),
+    ]
 
 
 class Fold(_Command, frozen=True):
     """Give up the box; the ante is lost."""
 
-    box: int
+    box: Annotated[int, msgspec.Meta(description="Box number, from 1, that folds.")]
 
 
 class RequestDealerExchange(_Command, frozen=True):
     """The dealer has no game: give up the ante win and have the dealer's top card replaced."""
 
-    box: int
+    box: Annotated[
+        int, msgspec.Meta(description="Box number, from 1, that asks for the dealer draw.")
+    ]
 
 
 class DeclineDealerExchange(_Command, frozen=True):
     """The dealer has no game: take the ante win."""
 
-    box: int
+    box: Annotated[int, msgspec.Meta(description="Box number, from 1, that takes the ante win.")]
 
 
 PlayerCommand = (

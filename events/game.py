@@ -9,7 +9,7 @@ appended in the same transaction.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -80,8 +80,12 @@ class RoundOpened(_TableEvent, frozen=True):
     round: int
     commitment: str
     seed: bytes
-    deck: tuple[str, ...] = ()
-    """Set only in test mode: a fixed deck order (secret like the seed)."""
+    deck: Annotated[
+        tuple[str, ...],
+        msgspec.Meta(
+            description="Set only in test mode: a fixed deck order (secret like the seed)."
+        ),
+    ] = ()
 
 
 class DeckStacked(_TableEvent, frozen=True):
@@ -99,8 +103,10 @@ class AntePlaced(_TableEvent, frozen=True):
     ante: int
     bonus: int
     dark: bool
-    bet: int
-    """The Bet staked with the ante on a dark box; 0 on a light box."""
+    bet: Annotated[
+        int,
+        msgspec.Meta(description="The Bet staked with the ante on a dark box; 0 on a light box."),
+    ]
 
 
 class BetsCancelled(_TableEvent, frozen=True):
@@ -133,8 +139,9 @@ class BonusSettled(_TableEvent, frozen=True):
     player: str
     hand: CategoryLabel
     stake: int
-    won: int
-    """Winnings after ``max_payout``; 0 when the bonus is lost."""
+    won: Annotated[
+        int, msgspec.Meta(description="Winnings after `max_payout`; 0 when the bonus is lost.")
+    ]
     capped: int = 0
 
 
@@ -194,8 +201,20 @@ class DealerCardReplaced(_TableEvent, frozen=True):
 
 
 class PaidCombination(msgspec.Struct, frozen=True, kw_only=True):
-    category: CategoryLabel
-    cards: tuple[str, ...]
+    """A combination the Bet was paid for, with the cards that make it."""
+
+    category: Annotated[
+        CategoryLabel, msgspec.Meta(description="The combination paid (`pair`, `straight`, ...).")
+    ]
+    cards: Annotated[
+        tuple[str, ...],
+        msgspec.Meta(
+            description=(
+                "The combination's defining cards in text notation (`8h 8c` for a "
+                "pair; kickers excluded)."
+            )
+        ),
+    ]
 
 
 Outcome = Literal["folded", "won", "tied", "lost", "dealer_no_game"]
@@ -208,8 +227,9 @@ class BoxSettled(_TableEvent, frozen=True):
     box: int
     player: str
     outcome: Outcome
-    dealer_draw: bool
-    """The box asked for the dealer draw (its ante was the fee)."""
+    dealer_draw: Annotated[
+        bool, msgspec.Meta(description="The box asked for the dealer draw (its ante was the fee).")
+    ]
     hand: CategoryLabel
     cards: tuple[str, ...]
     combinations: tuple[PaidCombination, ...]

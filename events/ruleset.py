@@ -7,7 +7,7 @@ a round replays under exactly the rules it was played with, whatever the presets
 from __future__ import annotations
 
 import hashlib
-from typing import Final, Literal, cast
+from typing import Annotated, Final, Literal, cast
 
 import msgspec
 
@@ -112,44 +112,278 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     Amounts are integers in minor units of ``currency``; never floats.
     """
 
-    game: Literal["russian", "oasis"] = "russian"
-    """The game's name in the lobby; behaviour comes only from the parameters below."""
-    currency: str = "EUR"
-    boxes: int = 4
-    light_boxes_per_player: int = 2
-    ante_min: int = 100
-    ante_max: int = 10_000
-    bonus_enabled: bool = True
-    bonus_min: int = 100
-    bonus_max: int | None = None
-    """``None`` resolves to ``ante_max // 10`` (RULES §4)."""
-    max_payout: int | None = None
-    double_combination: bool = True
-    straight_pair_counts_as_two_straights: bool = True
-    buy_sixth_card: bool = True
-    max_exchange_cards: int = 5
-    draw_fee_antes: tuple[int, ...] = (1, 1, 1, 1, 1)
-    """Fee, in antes, for exchanging 1, 2, 3, 4 or 5 cards (Oasis may use a schedule)."""
-    sixth_card_fee_antes: int = 1
-    discards_return_to_deck: bool = True
-    insurance_min_hand: CategoryLabel | None = "three_of_a_kind"
-    """Lowest hand that may be insured; ``None`` turns insurance off."""
-    insurance_max: Literal["payout", "half_payout"] = "payout"
-    ante_pays_on_win: bool = False
-    dealer_draw: bool = True
-    dealer_redraw_limit: int | None = None
-    """How many free redraws after the paid one; ``None`` is unlimited."""
-    insurance_returned_after_dealer_draw: bool = False
-    bonus_min_hand: BonusThreshold = "three_of_a_kind"
-    bet_paytable: dict[CategoryLabel, int] = msgspec.field(
-        default_factory=lambda: dict(DEFAULT_BET_PAYTABLE)
-    )
-    bonus_paytable: dict[CategoryLabel, int] = msgspec.field(
-        default_factory=lambda: dict(DEFAULT_BONUS_PAYTABLE)
-    )
-    betting_timeout_s: int = 30
-    decision_timeout_s: int = 30
-    box_cards_public: bool = False
+    game: Annotated[
+        Literal["russian", "oasis"],
+        msgspec.Meta(
+            description=(
+                "The game's name in the lobby (`russian` or `oasis`); behaviour comes"
+                " only from the parameters below. Default `russian`."
+            )
+        ),
+    ] = "russian"
+    currency: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "ISO 4217 code of the table's currency (three capital letters); every"
+                " amount is in its minor units. Default `EUR`."
+            )
+        ),
+    ] = "EUR"
+    boxes: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Number of boxes at the table, 1..10 (and no more than one 52-card "
+                "deck can serve). Default 4 (Russian); Oasis uses 6."
+            )
+        ),
+    ] = 4
+    light_boxes_per_player: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "How many of a player's boxes are played light (open: the player sees"
+                " the cards and decides), 1..`boxes`; the rest are dark (the Bet is "
+                "placed with the ante and the box plays automatically). Default 2 "
+                "(land casino); the online preset plays all 4 light."
+            )
+        ),
+    ] = 2
+    ante_min: Annotated[
+        int,
+        msgspec.Meta(
+            description="Lowest ante per box in minor units of the table's currency. Default 100."
+        ),
+    ] = 100
+    ante_max: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Highest ante per box in minor units of the table's currency, at "
+                "least `ante_min`. Default 10000."
+            )
+        ),
+    ] = 10_000
+    bonus_enabled: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Whether boxes may place the bonus bet, paid on the first five cards "
+                "by `bonus_paytable`. Default true."
+            )
+        ),
+    ] = True
+    bonus_min: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Lowest bonus bet per box in minor units of the table's currency. Default 100."
+            )
+        ),
+    ] = 100
+    bonus_max: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "Highest bonus bet per box in minor units of the table's currency; "
+                "null (the default) resolves to `ante_max / 10`, rounded down, so a "
+                "resolved ruleset always names it."
+            )
+        ),
+    ] = None
+    max_payout: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "Cap, per box and round, on the winnings of the main wager (Bet + "
+                "ante + insurance) and, separately, on the winnings of the bonus, in "
+                "minor units of the table's currency; null (the default) means no "
+                "cap."
+            )
+        ),
+    ] = None
+    double_combination: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Pay the Bet for two combinations of a hand when it beats a "
+                "qualifying dealer (RULES §3, Russian Poker). Default true."
+            )
+        ),
+    ] = True
+    straight_pair_counts_as_two_straights: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "A six-card straight with a paired card (`Kh Qs Jd Tc 9h 9s`) is paid"
+                " as two straights rather than straight + pair. Default true."
+            )
+        ),
+    ] = True
+    buy_sixth_card: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "A light box may buy a sixth card (its one draw) for "
+                "`sixth_card_fee_antes`; the hand is then the best five of six. "
+                "Default true (Russian)."
+            )
+        ),
+    ] = True
+    max_exchange_cards: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Most cards a light box may exchange in its one draw, 0..5 (0: no "
+                "exchange). Default 5 (Russian); Oasis uses 1."
+            )
+        ),
+    ] = 5
+    draw_fee_antes: Annotated[
+        tuple[int, ...],
+        msgspec.Meta(
+            description=(
+                "Exchange fee in antes for exchanging 1, 2, 3, 4 or 5 cards: five "
+                "entries, each 0..100. Default one ante whatever the count; Oasis may"
+                " use a schedule."
+            )
+        ),
+    ] = (1, 1, 1, 1, 1)
+    sixth_card_fee_antes: Annotated[
+        int, msgspec.Meta(description="Fee for buying a sixth card, in antes, 0..100. Default 1.")
+    ] = 1
+    discards_return_to_deck: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Exchanged cards go back into the undealt deck at random places "
+                "before the replacements are drawn, so a discard can come back. "
+                "Default true; false sets them aside."
+            )
+        ),
+    ] = True
+    insurance_min_hand: Annotated[
+        CategoryLabel | None,
+        msgspec.Meta(
+            description=(
+                "Lowest hand a box may insure (a pair or better); null turns "
+                "insurance off. Default `three_of_a_kind`; Oasis may require a "
+                "straight."
+            )
+        ),
+    ] = "three_of_a_kind"
+    insurance_max: Annotated[
+        Literal["payout", "half_payout"],
+        msgspec.Meta(
+            description=(
+                "Most insurance a box may take: `payout`, what the Bet would win on "
+                "the current hand, or `half_payout`, half of that; the least is one "
+                "ante. Default `payout`."
+            )
+        ),
+    ] = "payout"
+    ante_pays_on_win: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "When the player beats a qualifying dealer the ante is paid 1:1 "
+                "(Oasis) instead of returned (Russian). Default false."
+            )
+        ),
+    ] = False
+    dealer_draw: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "When the dealer has no game, each light box still in play may "
+                "request a dealer draw (the dealer's highest card replaced) instead "
+                "of taking the ante win; the ante is its fee. Default true (Russian);"
+                " false settles every box as no game (ante 1:1, Bet returned)."
+            )
+        ),
+    ] = True
+    dealer_redraw_limit: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "How many free redraws follow the dealer draw when the new card has "
+                "the same rank as the replaced one and the dealer still has no game, "
+                "0..100; null (the default) is unlimited."
+            )
+        ),
+    ] = None
+    insurance_returned_after_dealer_draw: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Return insurance instead of losing it when a dealer draw gave the "
+                "dealer a game. Default false."
+            )
+        ),
+    ] = False
+    bonus_min_hand: Annotated[
+        BonusThreshold,
+        msgspec.Meta(
+            description=(
+                "Lowest first-five-card hand the bonus pays: a category, or "
+                "`three_aces` (three aces or better). Default `three_of_a_kind`; the "
+                "online preset uses `three_aces`."
+            )
+        ),
+    ] = "three_of_a_kind"
+    bet_paytable: Annotated[
+        dict[CategoryLabel, int],
+        msgspec.Meta(
+            description=(
+                "What the Bet pays per combination, as a multiple of the Bet (N to 1,"
+                " 0..100000), for every combination from `ak` to `royal_flush`. "
+                "Default RULES §6: ak 1, pair 1, two_pair 2, three_of_a_kind 3, "
+                "straight 4, flush 5, full_house 7, four_of_a_kind 20, straight_flush"
+                " 50, royal_flush 100."
+            )
+        ),
+    ] = msgspec.field(default_factory=lambda: dict(DEFAULT_BET_PAYTABLE))
+    bonus_paytable: Annotated[
+        dict[CategoryLabel, int],
+        msgspec.Meta(
+            description=(
+                "What the bonus pays per first-five-card hand, as a multiple of the "
+                "bonus bet (N to 1, 0..100000), for every hand from `bonus_min_hand` "
+                "up. Default three_of_a_kind 5, straight 40, flush 50, full_house 70,"
+                " four_of_a_kind 200, straight_flush 500, royal_flush 1000."
+            )
+        ),
+    ] = msgspec.field(default_factory=lambda: dict(DEFAULT_BONUS_PAYTABLE))
+    betting_timeout_s: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Seconds the round takes bets after its first ante before it is dealt"
+                " with what is bet, 1..3600. Default 30."
+            )
+        ),
+    ] = 30
+    decision_timeout_s: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Seconds a light box has for each decision (and for answering a "
+                "dealer-draw offer) before it is folded (or the offer declined), "
+                "1..3600. Default 30."
+            )
+        ),
+    ] = 30
+    box_cards_public: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Box cards are shown to everyone at the table right after the deal "
+                "(online preset) instead of only to the box's owner until showdown. "
+                "Default false."
+            )
+        ),
+    ] = False
 
     def __post_init__(self) -> None:
         if self.bonus_max is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import msgspec
 
@@ -426,23 +426,81 @@ async def round_record(conn: AnyConnection, table_id: str, number: int) -> dict[
 class FeedItem(msgspec.Struct, frozen=True, kw_only=True):
     """One event of the audit feed, with secrets of unsettled rounds hidden."""
 
-    position: str
-    global_position: int
-    stream_id: str
-    stream_version: int
-    event_type: str
-    data: dict[str, Any]
-    command_id: str | None
-    command: Any
-    actor: Any
-    request_id: str | None
-    recorded_at: datetime
+    position: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The event's cursor (`<transaction>-<global position>`); pass it as "
+                "`after` to read on from here."
+            )
+        ),
+    ]
+    global_position: Annotated[
+        int, msgspec.Meta(description="The event's global position in the event store.")
+    ]
+    stream_id: Annotated[
+        str, msgspec.Meta(description="The stream the event belongs to (a table's or a wallet's).")
+    ]
+    stream_version: Annotated[
+        int, msgspec.Meta(description="The event's version within its stream, from 1.")
+    ]
+    event_type: Annotated[
+        str, msgspec.Meta(description="The event's type (`AntePlaced`, `WalletDebited`, ...).")
+    ]
+    data: Annotated[
+        dict[str, Any],
+        msgspec.Meta(
+            description=(
+                "The event's fields; secrets of unsettled rounds (seed, deck, hidden cards) hidden."
+            )
+        ),
+    ]
+    command_id: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Id of the command that recorded the event; null for events not "
+                "caused by a command."
+            )
+        ),
+    ]
+    command: Annotated[
+        Any,
+        msgspec.Meta(
+            description="The command as sent (its JSON body, with its `type`); null if none."
+        ),
+    ]
+    actor: Annotated[
+        Any,
+        msgspec.Meta(description='Who sent the command: `{"role": ..., "id": ...}`; null if none.'),
+    ]
+    request_id: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "The `X-Request-ID` of the HTTP request that sent the command; null if none."
+            )
+        ),
+    ]
+    recorded_at: Annotated[
+        datetime, msgspec.Meta(description="When the event was recorded (ISO 8601).")
+    ]
 
 
 class AuditPage(msgspec.Struct, frozen=True, kw_only=True):
-    items: list[FeedItem]
-    next_cursor: str
-    """Pass as ``after`` for the next page; equals the input when nothing new is visible."""
+    """A page of the audit feed."""
+
+    items: Annotated[
+        list[FeedItem], msgspec.Meta(description="Events in store order, oldest first.")
+    ]
+    next_cursor: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "Pass as `after` for the next page; equals the input when nothing new is visible."
+            )
+        ),
+    ]
 
 
 def _cursor(position: Position) -> str:

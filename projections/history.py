@@ -7,7 +7,7 @@ finds it in their history on the next read.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -24,32 +24,154 @@ __all__ = ["BoxRecord", "record_settled", "settled_round"]
 class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
     """One box of a settled round, as its player and the operator see it afterwards."""
 
-    box: int
-    player: str
-    ante: int
-    bonus: int
-    dark: bool
-    bet: int
-    insurance: int
-    fees: int
-    cards: tuple[str, ...]
-    hand: str | None
-    decision: str | None
-    dealer_draw: str | None
-    outcome: str | None
-    returned: int
-    won: int
-    bonus_won: int
-    staked: int
-    paid_back: int
-    net: int = 0
-    """``paid_back - staked``."""
-    combinations: tuple[PaidCombination, ...] = ()
-    """What the Bet was paid for."""
-    capped: int = 0
-    """Main-wager winnings withheld by ``max_payout``."""
-    bonus_result: BonusResult | None = None
-    insurance_result: InsuranceResult | None = None
+    box: Annotated[int, msgspec.Meta(description="Box number, from 1.")]
+    player: Annotated[str, msgspec.Meta(description="Id of the player who owned the box.")]
+    ante: Annotated[int, msgspec.Meta(description="Ante in minor units of the table's currency.")]
+    bonus: Annotated[
+        int,
+        msgspec.Meta(description="Bonus bet in minor units of the table's currency; 0 if none."),
+    ]
+    dark: Annotated[
+        bool,
+        msgspec.Meta(
+            description="The box was played dark (Bet placed with the ante, automatic play)."
+        ),
+    ]
+    bet: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "The Bet (2 x ante) in minor units of the table's currency; 0 if the "
+                "box folded before playing."
+            )
+        ),
+    ]
+    insurance: Annotated[
+        int,
+        msgspec.Meta(description="Insurance in minor units of the table's currency; 0 if none."),
+    ]
+    fees: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Draw fees (a sixth card or an exchange) in minor units of the "
+                "table's currency; never returned."
+            )
+        ),
+    ]
+    cards: Annotated[
+        tuple[str, ...],
+        msgspec.Meta(
+            description="The box's final cards in text notation (`As`, `Td`), five or six."
+        ),
+    ]
+    hand: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "The final hand's category (best five of six with a sixth card); null"
+                " if the box never held five cards."
+            )
+        ),
+    ]
+    decision: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="`play` or `fold`; null if the box never decided (a dark box plays)."
+        ),
+    ]
+    dealer_draw: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "`requested` or `declined` when the dealer had no game and the box "
+                "was asked; else null."
+            )
+        ),
+    ]
+    outcome: Annotated[
+        str | None, msgspec.Meta(description="`won`, `lost`, `tied`, `dealer_no_game` or `folded`.")
+    ]
+    returned: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Main-wager stakes (ante, Bet, insurance) given back, in minor units "
+                "of the table's currency."
+            )
+        ),
+    ]
+    won: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Main-wager winnings after `max_payout`, in minor units of the table's currency."
+            )
+        ),
+    ]
+    bonus_won: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Bonus winnings after `max_payout`, in minor units of the table's currency."
+            )
+        ),
+    ]
+    staked: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Everything the box put on the table (ante, bonus, Bet, insurance, "
+                "draw fees), in minor units of the table's currency."
+            )
+        ),
+    ]
+    paid_back: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Everything credited for the box (stakes back plus winnings), in "
+                "minor units of the table's currency."
+            )
+        ),
+    ]
+    net: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "`paid_back - staked`: the player's gain (negative: loss) on this "
+                "box, in minor units of the table's currency."
+            )
+        ),
+    ] = 0
+    combinations: Annotated[
+        tuple[PaidCombination, ...],
+        msgspec.Meta(
+            description=(
+                "What the Bet was paid for: one combination, or two at a double-"
+                "combination table; empty if it was not paid."
+            )
+        ),
+    ] = ()
+    capped: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Main-wager winnings withheld by `max_payout`, in minor units of the "
+                "table's currency."
+            )
+        ),
+    ] = 0
+    bonus_result: Annotated[
+        BonusResult | None,
+        msgspec.Meta(description="How the bonus was settled; null when the box placed no bonus."),
+    ] = None
+    insurance_result: Annotated[
+        InsuranceResult | None,
+        msgspec.Meta(
+            description="How the insurance was settled; null when the box was not insured."
+        ),
+    ] = None
 
 
 def settled_round(state: Table, events: list[Any]) -> Round | None:

@@ -7,7 +7,7 @@ the box (main wager and bonus).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -22,56 +22,116 @@ __all__ = ["BonusResult", "BoxResult", "InsuranceResult", "box_result"]
 class BonusResult(msgspec.Struct, frozen=True, kw_only=True):
     """The bonus bet, settled right after the deal on the box's first five cards."""
 
-    outcome: Literal["won", "lost"]
-    stake: int
-    hand: CategoryLabel | None
-    """The first five cards' hand the bonus was settled on."""
-    won: int
-    """Winnings after ``max_payout``; the stake comes back besides when the bonus wins."""
-    capped: int
-    """Winnings withheld by ``max_payout``."""
+    outcome: Annotated[
+        Literal["won", "lost"],
+        msgspec.Meta(
+            description=(
+                "`won` if the first five cards reached the table's `bonus_min_hand`, else `lost`."
+            )
+        ),
+    ]
+    stake: Annotated[
+        int, msgspec.Meta(description="The bonus bet in minor units of the table's currency.")
+    ]
+    hand: Annotated[
+        CategoryLabel | None,
+        msgspec.Meta(description="The first five cards' hand the bonus was settled on."),
+    ]
+    won: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Winnings after `max_payout`; the stake comes back besides when the bonus wins."
+            )
+        ),
+    ]
+    capped: Annotated[int, msgspec.Meta(description="Winnings withheld by `max_payout`.")]
 
 
 class InsuranceResult(msgspec.Struct, frozen=True, kw_only=True):
     """Insurance against the dealer having no game, settled on the dealer's final hand."""
 
-    outcome: Literal["won", "lost", "returned"]
-    """``won``: the dealer had no game (1:1); ``lost``: the dealer had a game; ``returned``:
-    a dealer draw gave the dealer a game and the table returns insurance then."""
-    stake: int
+    outcome: Annotated[
+        Literal["won", "lost", "returned"],
+        msgspec.Meta(
+            description=(
+                "`won`: the dealer had no game (1:1); `lost`: the dealer had a game; `returned`: a "
+                "dealer draw gave the dealer a game and the table returns insurance then."
+            )
+        ),
+    ]
+    stake: Annotated[
+        int, msgspec.Meta(description="The insurance bet in minor units of the table's currency.")
+    ]
 
 
 class BoxResult(msgspec.Struct, frozen=True, kw_only=True):
     """One box's result: outcome, what it was paid for, and its money, to the unit."""
 
-    outcome: Outcome
-    """``won``, ``lost`` or ``tied`` against a qualifying dealer; ``dealer_no_game`` (the
-    ante pays 1:1 and the Bet comes back, or, after a dealer draw that found no game, the
-    Bet comes back and the ante was the fee); ``folded`` (the ante is lost)."""
-    dealer_draw: bool
-    """The box asked for the dealer draw: its ante was the fee."""
-    hand: CategoryLabel
-    """The box's final hand (best five of six with a sixth card)."""
-    combinations: tuple[PaidCombination, ...]
-    """What the Bet was paid for: one combination, or two at a double-combination table."""
-    staked: int
-    """Everything the box put on the table: ante, bonus, Bet, insurance and draw fees."""
-    fees: int
-    """Draw fees (a sixth card or an exchange); never returned."""
-    returned: int
-    """Main-wager stakes (ante, Bet, insurance) given back."""
-    won: int
-    """Main-wager winnings, after ``max_payout``."""
-    capped: int
-    """Main-wager winnings withheld by ``max_payout``."""
-    paid_back: int
-    """Everything credited for the box: main-wager and bonus stakes back plus winnings."""
-    net: int
-    """``paid_back - staked``: the player's gain (negative: loss) on this box."""
-    bonus: BonusResult | None
-    """``None`` when the box placed no bonus bet."""
-    insurance: InsuranceResult | None
-    """``None`` when the box was not insured."""
+    outcome: Annotated[
+        Outcome,
+        msgspec.Meta(
+            description=(
+                "`won`, `lost` or `tied` against a qualifying dealer; `dealer_no_game` (the ante "
+                "pays"
+                " 1:1 and the Bet comes back, or, after a dealer draw that found no game, the Bet "
+                "comes back and the ante was the fee); `folded` (the ante is lost)."
+            )
+        ),
+    ]
+    dealer_draw: Annotated[
+        bool, msgspec.Meta(description="The box asked for the dealer draw: its ante was the fee.")
+    ]
+    hand: Annotated[
+        CategoryLabel,
+        msgspec.Meta(description="The box's final hand (best five of six with a sixth card)."),
+    ]
+    combinations: Annotated[
+        tuple[PaidCombination, ...],
+        msgspec.Meta(
+            description=(
+                "What the Bet was paid for: one combination, or two at a double-combination table."
+            )
+        ),
+    ]
+    staked: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Everything the box put on the table: ante, bonus, Bet, insurance and draw fees."
+            )
+        ),
+    ]
+    fees: Annotated[
+        int, msgspec.Meta(description="Draw fees (a sixth card or an exchange); never returned.")
+    ]
+    returned: Annotated[
+        int, msgspec.Meta(description="Main-wager stakes (ante, Bet, insurance) given back.")
+    ]
+    won: Annotated[int, msgspec.Meta(description="Main-wager winnings, after `max_payout`.")]
+    capped: Annotated[
+        int, msgspec.Meta(description="Main-wager winnings withheld by `max_payout`.")
+    ]
+    paid_back: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Everything credited for the box: main-wager and bonus stakes back plus winnings."
+            )
+        ),
+    ]
+    net: Annotated[
+        int,
+        msgspec.Meta(
+            description="`paid_back - staked`: the player's gain (negative: loss) on this box."
+        ),
+    ]
+    bonus: Annotated[
+        BonusResult | None, msgspec.Meta(description="`None` when the box placed no bonus bet.")
+    ]
+    insurance: Annotated[
+        InsuranceResult | None, msgspec.Meta(description="`None` when the box was not insured.")
+    ]
 
 
 def box_result(box: Box, rules: Ruleset) -> BoxResult | None:

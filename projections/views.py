@@ -9,7 +9,7 @@ observer.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -34,71 +34,203 @@ __all__ = [
 
 
 class Viewer(msgspec.Struct, frozen=True, kw_only=True):
-    role: Literal["player", "observer", "operator", "auditor"]
-    player_id: str | None = None
+    """Who this view was made for; it decides which cards and stakes it shows."""
+
+    role: Annotated[
+        Literal["player", "observer", "operator", "auditor"],
+        msgspec.Meta(description="The viewer's role: what it may see of the table."),
+    ]
+    player_id: Annotated[
+        str | None,
+        msgspec.Meta(description="The viewing player's id; null for anyone but a player."),
+    ] = None
 
 
 class BoxView(msgspec.Struct, frozen=True, kw_only=True):
-    box: int
-    player: str
-    ante: int
-    bonus: int
-    dark: bool
-    bet: int
-    insurance: int
-    cards: tuple[str, ...] | None
-    """``None`` while hidden from this viewer; ``card_count`` still says how many."""
-    card_count: int
-    drew: bool
-    decision: Literal["play", "fold"] | None
-    dealer_draw: Literal["requested", "declined"] | None
-    settled: bool
-    yours: bool
-    actions: tuple[str, ...] = ()
-    """Commands this viewer may send for this box now."""
-    insurance_range: tuple[int, int] | None = None
-    result: BoxResult | None = None
-    """How the box ended, once it is settled: outcome, combinations paid, money."""
+    """One box with a bet in the round, as this viewer may see it."""
+
+    box: Annotated[int, msgspec.Meta(description="Box number, from 1.")]
+    player: Annotated[str, msgspec.Meta(description="Id of the player who owns the box.")]
+    ante: Annotated[int, msgspec.Meta(description="Ante in minor units of the table's currency.")]
+    bonus: Annotated[
+        int,
+        msgspec.Meta(description="Bonus bet in minor units of the table's currency; 0 if none."),
+    ]
+    dark: Annotated[
+        bool,
+        msgspec.Meta(
+            description="A dark box: its Bet was placed with the ante and it plays automatically "
+            "(no fold, draw, insurance or dealer draw)."
+        ),
+    ]
+    bet: Annotated[
+        int,
+        msgspec.Meta(
+            description="The Bet (2 x ante) in minor units of the table's currency; 0 until "
+            "the box plays."
+        ),
+    ]
+    insurance: Annotated[
+        int,
+        msgspec.Meta(description="Insurance in minor units of the table's currency; 0 if none."),
+    ]
+    cards: Annotated[
+        tuple[str, ...] | None,
+        msgspec.Meta(
+            description="The box's cards in text notation (`As`, `Td`); null while hidden from "
+            "this viewer, `card_count` still says how many."
+        ),
+    ]
+    card_count: Annotated[int, msgspec.Meta(description="How many cards the box holds (5 or 6).")]
+    drew: Annotated[
+        bool, msgspec.Meta(description="The box has used its one draw (sixth card or exchange).")
+    ]
+    decision: Annotated[
+        Literal["play", "fold"] | None,
+        msgspec.Meta(description="What the box decided; null until it decides."),
+    ]
+    dealer_draw: Annotated[
+        Literal["requested", "declined"] | None,
+        msgspec.Meta(
+            description="The box's answer to a dealer with no game: a dealer draw requested, "
+            "or declined (ante win taken); null if not asked."
+        ),
+    ]
+    settled: Annotated[bool, msgspec.Meta(description="The box has been settled.")]
+    yours: Annotated[bool, msgspec.Meta(description="The box belongs to this viewer.")]
+    actions: Annotated[
+        tuple[str, ...],
+        msgspec.Meta(description="Command types this viewer may send for this box now."),
+    ] = ()
+    insurance_range: Annotated[
+        tuple[int, int] | None,
+        msgspec.Meta(
+            description="Lowest and highest insurance amount allowed now, in minor units of "
+            "the table's currency; null when the box may not insure."
+        ),
+    ] = None
+    result: Annotated[
+        BoxResult | None,
+        msgspec.Meta(
+            description="How the box ended, once it is settled: outcome, combinations paid, "
+            "money; null before."
+        ),
+    ] = None
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):
-    upcard: str | None
-    cards: tuple[str, ...] | None
-    """All five, once revealed."""
-    hand: CategoryLabel | None = None
-    """The dealer's hand, once revealed (after any dealer draw)."""
-    qualifies: bool | None
+    """The dealer's hand as far as it is shown: the up card, then all five at the reveal."""
+
+    upcard: Annotated[
+        str | None,
+        msgspec.Meta(description="The dealer's face-up fifth card (`Kd`); null before the deal."),
+    ]
+    cards: Annotated[
+        tuple[str, ...] | None,
+        msgspec.Meta(
+            description="All five dealer cards in text notation, once revealed; else null."
+        ),
+    ]
+    hand: Annotated[
+        CategoryLabel | None,
+        msgspec.Meta(description="The dealer's hand, once revealed (after any dealer draw)."),
+    ] = None
+    qualifies: Annotated[
+        bool | None,
+        msgspec.Meta(
+            description="Whether the dealer has a game (AK or better), once revealed; else null."
+        ),
+    ]
 
 
 class RoundView(msgspec.Struct, frozen=True, kw_only=True):
-    number: int
-    phase: str
-    commitment: str
-    seed: str | None
-    """Hex, once the round is settled: sha256(seed) == commitment."""
-    boxes: tuple[BoxView, ...]
-    dealer: DealerView
-    ready: tuple[str, ...]
-    awaiting: tuple[int, ...]
-    """Boxes whose owners must act now (decision or dealer-draw offer)."""
+    """One round of the table: its phase, boxes, dealer and who must act."""
+
+    number: Annotated[int, msgspec.Meta(description="Round number at this table, from 1.")]
+    phase: Annotated[
+        str,
+        msgspec.Meta(
+            description="Where the round is: `betting`, `decisions`, `dealer_draw`, `showdown` "
+            "or `settled`."
+        ),
+    ]
+    commitment: Annotated[
+        str,
+        msgspec.Meta(
+            description="Hex sha256 of the round's secret seed, published before any bet."
+        ),
+    ]
+    seed: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The round's seed in hex, once the round is settled "
+            "(sha256(seed) == commitment); null before."
+        ),
+    ]
+    boxes: Annotated[
+        tuple[BoxView, ...], msgspec.Meta(description="The boxes with a bet, in box order.")
+    ]
+    dealer: Annotated[DealerView, msgspec.Meta(description="The dealer's hand as shown now.")]
+    ready: Annotated[
+        tuple[str, ...],
+        msgspec.Meta(description="Ids of the players with a bet who have asked for the deal."),
+    ]
+    awaiting: Annotated[
+        tuple[int, ...],
+        msgspec.Meta(
+            description="Boxes whose owners must act now (decision or dealer-draw offer)."
+        ),
+    ]
 
 
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
-    table_id: str
-    name: str
-    status: str
-    version: int
-    ruleset: Ruleset
-    private: bool
-    seats: tuple[str | None, ...]
-    free_boxes: tuple[int, ...]
-    """Boxes one may place an ante on now: the table is open, the round takes bets and
-    nobody has bet on them yet. Empty once the cards are dealt."""
-    boxes_in_play: tuple[int, ...]
-    """Boxes with a bet in the current round, from the first ante to settlement."""
-    round: RoundView | None
-    previous_round: RoundView | None
-    viewer: Viewer
+    """A table as this viewer may see it: rules, seats, the current and the previous round."""
+
+    table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
+    name: Annotated[str, msgspec.Meta(description="The table's name in the lobby; may be empty.")]
+    status: Annotated[str, msgspec.Meta(description="`new`, `open` (opening rounds) or `closed`.")]
+    version: Annotated[
+        int,
+        msgspec.Meta(
+            description="The table's event-stream version; send it as `If-Match` to act only "
+            "on this state."
+        ),
+    ]
+    ruleset: Annotated[Ruleset, msgspec.Meta(description="The rules the table plays by.")]
+    private: Annotated[
+        bool,
+        msgspec.Meta(description="A private table: only the player it was opened for may sit."),
+    ]
+    seats: Annotated[
+        tuple[str | None, ...],
+        msgspec.Meta(
+            description=(
+                "One entry per seat (a table has one seat per box): the seated player's id, or "
+                "null if free."
+            )
+        ),
+    ]
+    free_boxes: Annotated[
+        tuple[int, ...],
+        msgspec.Meta(
+            description="Boxes one may place an ante on now: the table is open, the round takes "
+            "bets and nobody has bet on them yet. Empty once the cards are dealt."
+        ),
+    ]
+    boxes_in_play: Annotated[
+        tuple[int, ...],
+        msgspec.Meta(
+            description="Boxes with a bet in the current round, from the first ante to settlement."
+        ),
+    ]
+    round: Annotated[
+        RoundView | None, msgspec.Meta(description="The current round; null before the first.")
+    ]
+    previous_round: Annotated[
+        RoundView | None,
+        msgspec.Meta(description="The round before the current one, settled; null if none."),
+    ]
+    viewer: Annotated[Viewer, msgspec.Meta(description="Who this view was made for.")]
 
 
 def table_view(state: Table, version: int, viewer: Viewer) -> TableView:

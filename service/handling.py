@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import asyncpg
 import msgspec
@@ -68,10 +68,15 @@ class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
     table_id: str
     version: int
     events: int
-    fingerprint: str = ""
-    """SHA-256 of the command as sent: a retry must send the same command."""
-    round: int = 0
-    """The table's current round after the command."""
+    fingerprint: Annotated[
+        str,
+        msgspec.Meta(
+            description="SHA-256 of the command as sent: a retry must send the same command."
+        ),
+    ] = ""
+    round: Annotated[
+        int, msgspec.Meta(description="The table's current round after the command.")
+    ] = 0
     duplicate: bool = False
 
 
@@ -467,12 +472,27 @@ def _metadata(command: Command, actor: Actor, command_id: str, request_id: str |
 class TransferResult(msgspec.Struct, frozen=True, kw_only=True):
     """The answer to a deposit or withdrawal; a retry with the same transfer id gets it again."""
 
-    wallet_id: str
-    transfer_id: str
-    kind: str
-    amount: int
-    balance: int
-    duplicate: bool = False
+    wallet_id: Annotated[str, msgspec.Meta(description="The wallet's id.")]
+    transfer_id: Annotated[str, msgspec.Meta(description="The operator's id for this movement.")]
+    kind: Annotated[str, msgspec.Meta(description="`deposit` or `withdrawal`.")]
+    amount: Annotated[
+        int, msgspec.Meta(description="Amount moved, in minor units of the wallet's currency.")
+    ]
+    balance: Annotated[
+        int,
+        msgspec.Meta(
+            description="The wallet's balance after the movement, in minor units of its currency."
+        ),
+    ]
+    duplicate: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "The transfer id was used before with the same body: this is the "
+                "first answer again and nothing moved twice."
+            )
+        ),
+    ] = False
 
 
 class TransferMismatch(Exception):

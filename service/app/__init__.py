@@ -36,6 +36,7 @@ from service.app.dependencies import (
 )
 from service.app.docs_assets import swagger_assets_router, swagger_plugin
 from service.app.problems import problem_details_plugin
+from service.app.schema_plugin import DescribedStructSchemaPlugin
 from service.cache import CommittedCache
 from service.clock import Clock
 from service.database import database_url, migrated, wait_for_database
@@ -138,7 +139,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ],
         lifespan=[database],
         before_request=check_body,
-        plugins=[problem_details_plugin()],
+        plugins=[problem_details_plugin(), DescribedStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(
             title="Russian Poker backend",
             version=API_VERSION,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Annotated, Final
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
@@ -16,12 +16,29 @@ __all__ = ["Problem", "problems"]
 class Problem(msgspec.Struct, frozen=True, kw_only=True):
     """RFC 9457 problem details; ``type`` is stable per error (``/problems/<code>``)."""
 
-    type: str = "about:blank"
-    title: str | None = None
-    status: int
-    detail: str | None = None
-    code: str | None = None
-    """The domain error code, where there is one (``out_of_turn``, ``insufficient_funds``)."""
+    type: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "URI of the problem type, stable per error: `/problems/<code>` describes it."
+            )
+        ),
+    ] = "about:blank"
+    title: Annotated[str | None, msgspec.Meta(description="Short summary of the problem type.")] = (
+        None
+    )
+    status: Annotated[int, msgspec.Meta(description="The HTTP status code.")]
+    detail: Annotated[
+        str | None, msgspec.Meta(description="What went wrong with this request, in words.")
+    ] = None
+    code: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "The domain error code, where there is one (`out_of_turn`, `insufficient_funds`)."
+            )
+        ),
+    ] = None
 
 
 _MEANING: Final = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -24,94 +24,346 @@ __all__ = [
 
 
 class CreateTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    table_id: str = msgspec.field(default="")
-    """Leave empty for a generated id. Letters, digits, ``-`` and ``_``, at most 64."""
-    name: str = ""
-    preset: Literal["russian", "russian-online", "oasis"] = "russian"
-    overrides: dict[str, Any] = msgspec.field(default_factory=dict)
-    private_for: str | None = None
-    test_deck: list[str] | None = None
-    """Test mode only: the first round's deck, top first."""
+    """Open a table: a ruleset preset plus overrides, optionally private."""
+
+    table_id: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The new table's id: letters, digits, `-` and `_`, at most 64; empty "
+                "(the default) generates one."
+            )
+        ),
+    ] = msgspec.field(default="")
+    name: Annotated[
+        str, msgspec.Meta(description="The table's name in the lobby; may be empty (the default).")
+    ] = ""
+    preset: Annotated[
+        Literal["russian", "russian-online", "oasis"],
+        msgspec.Meta(
+            description=(
+                "The ruleset preset the table starts from: `russian` (land casino, "
+                "the default), `russian-online` or `oasis`."
+            )
+        ),
+    ] = "russian"
+    overrides: Annotated[
+        dict[str, Any],
+        msgspec.Meta(
+            description=(
+                "Ruleset parameters that replace the preset's, by name (see the "
+                'Ruleset schema), e.g. `{"ante_min": 500}`; empty by default.'
+            )
+        ),
+    ] = msgspec.field(default_factory=dict)
+    private_for: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Make the table private: only this player id may sit. Null (the "
+                "default) opens it to everyone."
+            )
+        ),
+    ] = None
+    test_deck: Annotated[
+        list[str] | None,
+        msgspec.Meta(
+            description=(
+                "Test mode only: the first round's deck, top first, in text notation "
+                "(`As`, `Td`); null deals a shuffled deck."
+            )
+        ),
+    ] = None
 
 
 class CreateWallet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    wallet_id: str
-    """The player id whose wallet this is."""
-    currency: str = "EUR"
+    """Open a player's wallet in one currency, with a zero balance."""
+
+    wallet_id: Annotated[str, msgspec.Meta(description="The player id whose wallet this is.")]
+    currency: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "ISO 4217 code of the wallet's currency; the player can sit only at "
+                "tables in this currency. Default `EUR`."
+            )
+        ),
+    ] = "EUR"
 
 
 class Transfer(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    transfer_id: str
-    """The operator's id for this movement: a retry with the same id moves nothing twice."""
-    amount: int
+    """A deposit to or a withdrawal from a wallet, by the operator."""
+
+    transfer_id: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The operator's id for this movement: a retry with the same id moves nothing twice."
+            )
+        ),
+    ]
+    amount: Annotated[
+        int,
+        msgspec.Meta(
+            description="Amount to move, in minor units of the wallet's currency; positive."
+        ),
+    ]
 
 
 class WalletView(msgspec.Struct, frozen=True, kw_only=True):
-    wallet_id: str
-    currency: str
-    balance: int
-    version: int
+    """A wallet's balance."""
+
+    wallet_id: Annotated[
+        str, msgspec.Meta(description="The wallet's id: the player id it belongs to.")
+    ]
+    currency: Annotated[str, msgspec.Meta(description="ISO 4217 code of the wallet's currency.")]
+    balance: Annotated[
+        int,
+        msgspec.Meta(
+            description="Balance in minor units of the wallet's currency; never negative."
+        ),
+    ]
+    version: Annotated[
+        int,
+        msgspec.Meta(
+            description="The wallet's event-stream version (the number of movements recorded)."
+        ),
+    ]
 
 
 class LedgerEntry(msgspec.Struct, frozen=True, kw_only=True):
-    position: int
-    kind: str
-    amount: int
-    reason: str | None
-    table_id: str | None
-    round: int | None
-    box: int | None
-    transfer_id: str | None
-    balance_after: int
-    recorded_at: str
+    """One movement of a wallet: a deposit, a withdrawal, or a table's debit or credit."""
+
+    position: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Global position of the movement in the event store; pass it as "
+                "`cursor` to page on."
+            )
+        ),
+    ]
+    kind: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The movement: `WalletOpened`, `FundsDeposited`, `FundsWithdrawn`, "
+                "`WalletDebited` or `WalletCredited`."
+            )
+        ),
+    ]
+    amount: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Amount moved, in minor units of the wallet's currency (`kind` says which way)."
+            )
+        ),
+    ]
+    reason: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Why a table moved money: debits `ante`, `bonus`, `bet`, `draw_fee`, "
+                "`insurance`; credits `refund`, `bonus`, `settlement`. Null for "
+                "deposits and withdrawals."
+            )
+        ),
+    ]
+    table_id: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "The table whose round moved the money; null for deposits and withdrawals."
+            )
+        ),
+    ]
+    round: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="The round number at that table; null for deposits and withdrawals."
+        ),
+    ]
+    box: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="The box number the money was for; null for deposits and withdrawals."
+        ),
+    ]
+    transfer_id: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The operator's transfer id of a deposit or withdrawal; else null."
+        ),
+    ]
+    balance_after: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "The wallet's balance after this movement, in minor units of its currency."
+            )
+        ),
+    ]
+    recorded_at: Annotated[
+        str, msgspec.Meta(description="When the movement was recorded (ISO 8601 with time zone).")
+    ]
 
 
 class LedgerPage(msgspec.Struct, frozen=True, kw_only=True):
-    entries: list[LedgerEntry]
-    next_cursor: int | None
+    """A page of a wallet's ledger."""
+
+    entries: Annotated[
+        list[LedgerEntry], msgspec.Meta(description="Movements of the wallet, oldest first.")
+    ]
+    next_cursor: Annotated[
+        int | None,
+        msgspec.Meta(description="Pass as `cursor` for the next page; null on the last page."),
+    ]
 
 
 class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
     """One table of the lobby: its game, limits, paytables, places and round."""
 
-    table_id: str
-    name: str
-    game: str
-    status: str
-    private: bool
-    currency: str
-    ante_min: int
-    ante_max: int
-    bonus_min: int | None
-    bonus_max: int | None
-    max_payout: int | None
-    bet_paytable: dict[CategoryLabel, int]
-    bonus_paytable: dict[CategoryLabel, int] | None
-    seats: int
-    free_seats: int
-    boxes: int
-    free_boxes: tuple[int, ...]
-    boxes_in_play: tuple[int, ...]
-    round: int | None
-    phase: str | None
+    table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
+    name: Annotated[str, msgspec.Meta(description="The table's name; may be empty.")]
+    game: Annotated[str, msgspec.Meta(description="`russian` or `oasis`.")]
+    status: Annotated[str, msgspec.Meta(description="`open` (opening rounds) or `closed`.")]
+    private: Annotated[
+        bool, msgspec.Meta(description="Only the player the table was opened for may sit.")
+    ]
+    currency: Annotated[
+        str,
+        msgspec.Meta(
+            description="ISO 4217 code of the table's currency; amounts are in its minor units."
+        ),
+    ]
+    ante_min: Annotated[
+        int, msgspec.Meta(description="Lowest ante per box in minor units of the table's currency.")
+    ]
+    ante_max: Annotated[
+        int,
+        msgspec.Meta(description="Highest ante per box in minor units of the table's currency."),
+    ]
+    bonus_min: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "Lowest bonus bet per box in minor units of the table's currency; "
+                "null when the table has no bonus."
+            )
+        ),
+    ]
+    bonus_max: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "Highest bonus bet per box in minor units of the table's currency; "
+                "null when the table has no bonus."
+            )
+        ),
+    ]
+    max_payout: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "Cap on a box's winnings per round (main wager and bonus separately) "
+                "in minor units of the table's currency; null: no cap."
+            )
+        ),
+    ]
+    bet_paytable: Annotated[
+        dict[CategoryLabel, int],
+        msgspec.Meta(
+            description="What the Bet pays per combination, as a multiple of the Bet (N to 1)."
+        ),
+    ]
+    bonus_paytable: Annotated[
+        dict[CategoryLabel, int] | None,
+        msgspec.Meta(
+            description=(
+                "What the bonus pays per first-five-card hand, as a multiple of the "
+                "bonus bet; null when the table has no bonus."
+            )
+        ),
+    ]
+    seats: Annotated[int, msgspec.Meta(description="Number of seats (one per box).")]
+    free_seats: Annotated[int, msgspec.Meta(description="Seats nobody holds now.")]
+    boxes: Annotated[int, msgspec.Meta(description="Number of boxes at the table.")]
+    free_boxes: Annotated[
+        tuple[int, ...],
+        msgspec.Meta(
+            description="Boxes one may place an ante on now; empty once the cards are dealt."
+        ),
+    ]
+    boxes_in_play: Annotated[
+        tuple[int, ...], msgspec.Meta(description="Boxes with a bet in the current round.")
+    ]
+    round: Annotated[
+        int | None,
+        msgspec.Meta(description="The current round's number; null before the first round."),
+    ]
+    phase: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "The current round's phase (`betting`, `decisions`, `dealer_draw`, "
+                "`showdown`, `settled`); null before the first round."
+            )
+        ),
+    ]
 
 
 class CommandResponse(msgspec.Struct, frozen=True, kw_only=True):
-    version: int
-    events: int
-    duplicate: bool
-    table: TableView
+    """What a command did, and the table after it."""
+
+    version: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "The table's version after the command; send it as `If-Match` to act on this state."
+            )
+        ),
+    ]
+    events: Annotated[int, msgspec.Meta(description="How many events the command recorded.")]
+    duplicate: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "The command repeated an `Idempotency-Key` already used: this is the "
+                "first answer again and nothing was done twice."
+            )
+        ),
+    ]
+    table: Annotated[
+        TableView, msgspec.Meta(description="The table after the command, in the caller's view.")
+    ]
 
 
 class TestDeck(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    cards: list[str]
-    """Top of the deck, in the order cards are dealt (docs/test-mode.md)."""
+    """Test mode only: the deck the round taking bets (or the next one) deals."""
+
+    cards: Annotated[
+        list[str],
+        msgspec.Meta(
+            description=(
+                "Top of the deck, in the order cards are dealt, in text notation "
+                "(`As`, `Td`); see docs/test-mode.md."
+            )
+        ),
+    ]
 
 
 class StackedDeck(msgspec.Struct, frozen=True, kw_only=True):
     """Which round a test deck deals."""
 
-    round: int
-    applies_to: Literal["current", "next"]
-    """``current``: the round taking bets, nothing dealt yet; ``next``: the round that
-    opens after the current one (the current one has cards out)."""
+    round: Annotated[int, msgspec.Meta(description="Number of the round the deck deals.")]
+    applies_to: Annotated[
+        Literal["current", "next"],
+        msgspec.Meta(
+            description=(
+                "`current`: the round taking bets, nothing dealt yet; `next`: the "
+                "round that opens after the current one (the current one has cards "
+                "out)."
+            )
+        ),
+    ]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from datetime import datetime
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import msgspec
 
@@ -154,12 +154,19 @@ _GAME_TYPES: Final = [
 
 
 class Mismatch(msgspec.Struct, frozen=True, kw_only=True):
-    check: str
-    """``balances``, ``ledger``, ``money`` or ``cards``."""
-    subject: str
-    detail: str
-    table_id: str | None = None
-    round: int | None = None
+    """One figure that does not add up."""
+
+    check: Annotated[str, msgspec.Meta(description="`balances`, `ledger`, `money` or `cards`.")]
+    subject: Annotated[
+        str, msgspec.Meta(description="What does not add up: a wallet id, or a table and round.")
+    ]
+    detail: Annotated[str, msgspec.Meta(description="The figures that differ, in words.")]
+    table_id: Annotated[
+        str | None, msgspec.Meta(description="The table concerned, if any; else null.")
+    ] = None
+    round: Annotated[
+        int | None, msgspec.Meta(description="The round concerned, if any; else null.")
+    ] = None
 
     def __str__(self) -> str:
         return f"{self.check}: {self.subject}: {self.detail}"
@@ -170,23 +177,55 @@ class ReconcileReport(msgspec.Struct, kw_only=True):
     ``rounds`` counts every round *opened* (in the window), settled or not, while replay
     counts only settled rounds: ``rounds == settled + in_play``."""
 
-    wallets: int = 0
-    """Wallet streams (all time: balances are always checked over the whole history)."""
-    ledger_rows: int = 0
-    """Ledger rows recorded in the window."""
-    round_ledger_rows: int = 0
-    """Of those, rows of a round (stakes, fees, refunds, payouts); the rest are transfers."""
-    rounds: int = 0
-    """Rounds opened in the window, settled or still in play."""
-    settled: int = 0
-    """Of those, rounds settled by now (at any time, even after the window)."""
-    with_bets: int = 0
-    """Of those opened, rounds in which at least one ante was placed."""
-    boxes: int = 0
-    """Distinct (table, round, box) that took an ante (a box bet again after a cancel
-    counts once)."""
-    mismatches: list[Mismatch] = msgspec.field(default_factory=list)
-    seconds: float = 0.0
+    wallets: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Wallet streams (all time: balances are always checked over the whole history)."
+            )
+        ),
+    ] = 0
+    ledger_rows: Annotated[int, msgspec.Meta(description="Ledger rows recorded in the window.")] = 0
+    round_ledger_rows: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Of those, rows of a round (stakes, fees, refunds, payouts); the rest"
+                " are transfers."
+            )
+        ),
+    ] = 0
+    rounds: Annotated[
+        int, msgspec.Meta(description="Rounds opened in the window, settled or still in play.")
+    ] = 0
+    settled: Annotated[
+        int,
+        msgspec.Meta(
+            description="Of those, rounds settled by now (at any time, even after the window)."
+        ),
+    ] = 0
+    with_bets: Annotated[
+        int,
+        msgspec.Meta(description="Of those opened, rounds in which at least one ante was placed."),
+    ] = 0
+    boxes: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Distinct (table, round, box) that took an ante (a box bet again "
+                "after a cancel counts once)."
+            )
+        ),
+    ] = 0
+    mismatches: Annotated[
+        list[Mismatch],
+        msgspec.Meta(
+            description="Every figure that does not add up; empty when everything reconciles."
+        ),
+    ] = msgspec.field(default_factory=list)
+    seconds: Annotated[
+        float, msgspec.Meta(description="How long the reconciliation took, in seconds.")
+    ] = 0.0
 
     @property
     def in_play(self) -> int:

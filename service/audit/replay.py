@@ -18,7 +18,7 @@ import typing
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import msgspec
 
@@ -104,22 +104,43 @@ class ReplayReport(msgspec.Struct, kw_only=True):
     keeps its seed secret, so it cannot be replayed (``skipped``, ``in_play``). That is why
     ``reconcile``, which counts every round *opened*, reports more rounds than replay."""
 
-    rounds: int = 0
-    """Settled rounds replayed."""
-    with_bets: int = 0
-    """Of those, rounds in which at least one ante was placed (money moved, even if every
-    bet was then cancelled and refunded); the others were called off before any bet (a
-    table closed in the betting phase)."""
-    failed: int = 0
-    """Of those, rounds with at least one difference."""
-    skipped: list[str] = msgspec.field(default_factory=list)
-    """Selected rounds that could not be replayed (not settled yet)."""
-    in_play: int = 0
-    """Rounds opened (in the window, if any) and not settled: not replayed, seed secret."""
-    commands: int = 0
-    events: int = 0
-    differences: list[Difference] = msgspec.field(default_factory=list)
-    seconds: float = 0.0
+    rounds: Annotated[int, msgspec.Meta(description="Settled rounds replayed.")] = 0
+    with_bets: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Of those, rounds in which at least one ante was placed (money moved,"
+                " even if every bet was then cancelled and refunded); the others were"
+                " called off before any bet (a table closed in the betting phase)."
+            )
+        ),
+    ] = 0
+    failed: Annotated[
+        int, msgspec.Meta(description="Of those, rounds with at least one difference.")
+    ] = 0
+    skipped: Annotated[
+        list[str],
+        msgspec.Meta(description="Selected rounds that could not be replayed (not settled yet)."),
+    ] = msgspec.field(default_factory=list)
+    in_play: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Rounds opened (in the window, if any) and not settled: not replayed, seed secret."
+            )
+        ),
+    ] = 0
+    commands: Annotated[int, msgspec.Meta(description="Commands re-run.")] = 0
+    events: Annotated[
+        int,
+        msgspec.Meta(description="Recorded events (table and wallet) compared with the replay's."),
+    ] = 0
+    differences: Annotated[
+        list[Difference], msgspec.Meta(description="Every difference found.")
+    ] = msgspec.field(default_factory=list)
+    seconds: Annotated[float, msgspec.Meta(description="How long the replay took, in seconds.")] = (
+        0.0
+    )
 
     @property
     def verified(self) -> int:

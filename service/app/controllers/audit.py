@@ -27,30 +27,87 @@ __all__ = ["AuditController", "ReplayRequest", "SeedReveal"]
 class ReplayRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One round (``table_id`` and ``round``), or every round settled in ``[from, to)``."""
 
-    table_id: str | None = None
-    round: int | None = None
-    since: datetime | None = msgspec.field(default=None, name="from")
-    until: datetime | None = msgspec.field(default=None, name="to")
+    table_id: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "The table of the one round to replay; give it with `round`, or leave"
+                " both null to replay a window."
+            )
+        ),
+    ] = None
+    round: Annotated[
+        int | None, msgspec.Meta(description="The number of the one round to replay at `table_id`.")
+    ] = None
+    since: Annotated[
+        datetime | None,
+        msgspec.Meta(
+            description=(
+                "Start of the window (inclusive, ISO 8601): replay every round "
+                "settled from then on; null: from the beginning."
+            )
+        ),
+    ] = msgspec.field(default=None, name="from")
+    until: Annotated[
+        datetime | None,
+        msgspec.Meta(description="End of the window (exclusive, ISO 8601); null: up to now."),
+    ] = msgspec.field(default=None, name="to")
 
 
 class SeedReveal(msgspec.Struct, frozen=True, kw_only=True):
-    table_id: str
-    round: int
-    commitment: str
-    seed: str
-    """Hex; sha256(bytes.fromhex(seed)) == commitment."""
-    verified: bool
-    """The server checked the commitment too."""
+    """A settled round's seed, with the commitment it must hash to."""
+
+    table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
+    round: Annotated[int, msgspec.Meta(description="The round's number at that table.")]
+    commitment: Annotated[
+        str,
+        msgspec.Meta(description="Hex sha256 of the seed, published before the round's first bet."),
+    ]
+    seed: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The round's secret seed in hex, revealed at settlement: "
+                "sha256(bytes.fromhex(seed)) == commitment."
+            )
+        ),
+    ]
+    verified: Annotated[bool, msgspec.Meta(description="The server checked the commitment too.")]
 
 
 class ReplaySummary(msgspec.Struct, frozen=True, kw_only=True):
-    rounds: int
-    verified: int
-    failed: int
-    skipped: list[str]
-    commands: int
-    events: int
-    differences: list[str]
+    """What a replay counted and every difference it found."""
+
+    rounds: Annotated[int, msgspec.Meta(description="Settled rounds replayed.")]
+    verified: Annotated[
+        int, msgspec.Meta(description="Of those, rounds that replayed exactly as recorded.")
+    ]
+    failed: Annotated[
+        int, msgspec.Meta(description="Of those, rounds with at least one difference.")
+    ]
+    skipped: Annotated[
+        list[str],
+        msgspec.Meta(
+            description=(
+                "Selected rounds that could not be replayed (not settled yet, or not "
+                "found), one line each."
+            )
+        ),
+    ]
+    commands: Annotated[int, msgspec.Meta(description="Commands re-run.")]
+    events: Annotated[
+        int,
+        msgspec.Meta(description="Recorded events (table and wallet) compared with the replay's."),
+    ]
+    differences: Annotated[
+        list[str],
+        msgspec.Meta(
+            description=(
+                "Every difference found, one line each: table, round, command, field,"
+                " expected and recorded value."
+            )
+        ),
+    ]
 
 
 class AuditController(Controller):

@@ -19,24 +19,77 @@ __all__ = ["HistoryController", "RoundRecord"]
 
 
 class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
-    table_id: str
-    round: int
-    settled_at: datetime
-    commitment: str
-    seed: str
-    """Revealed: sha256(bytes.fromhex(seed)) == commitment; the deck can be recomputed."""
-    dealer_cards: list[str]
-    dealer_hand: str | None
-    staked: int
-    paid_back: int
-    house_result: int
-    boxes: list[BoxRecord]
+    """One settled round: its seed, the dealer's hand, its money and its boxes."""
+
+    table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
+    round: Annotated[int, msgspec.Meta(description="The round's number at that table.")]
+    settled_at: Annotated[
+        datetime, msgspec.Meta(description="When the round was settled (ISO 8601).")
+    ]
+    commitment: Annotated[
+        str,
+        msgspec.Meta(description="Hex sha256 of the seed, published before the round's first bet."),
+    ]
+    seed: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The revealed seed in hex: sha256(bytes.fromhex(seed)) == commitment;"
+                " the deck can be recomputed."
+            )
+        ),
+    ]
+    dealer_cards: Annotated[
+        list[str],
+        msgspec.Meta(description="The dealer's final cards in text notation (`As`, `Td`)."),
+    ]
+    dealer_hand: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The dealer's final hand category; null if the dealer was never dealt."
+        ),
+    ]
+    staked: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Everything the boxes staked in the round, in minor units of the table's currency."
+            )
+        ),
+    ]
+    paid_back: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Everything credited to the boxes, stakes back plus winnings, in "
+                "minor units of the table's currency."
+            )
+        ),
+    ]
+    house_result: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "`staked - paid_back`: the house's result on the round (negative: a "
+                "loss), in minor units of the table's currency."
+            )
+        ),
+    ]
+    boxes: Annotated[
+        list[BoxRecord], msgspec.Meta(description="The round's boxes, as the caller may see them.")
+    ]
 
 
 class RoundPage(msgspec.Struct, frozen=True, kw_only=True):
-    rounds: list[RoundRecord]
-    next_cursor: str | None
-    """Pass as ``cursor`` for the next (older) page."""
+    """A page of settled rounds."""
+
+    rounds: Annotated[list[RoundRecord], msgspec.Meta(description="Settled rounds, newest first.")]
+    next_cursor: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="Pass as `cursor` for the next (older) page; null on the last page."
+        ),
+    ]
 
 
 _box_records = msgspec.json.Decoder(list[BoxRecord])
