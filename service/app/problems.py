@@ -7,6 +7,7 @@ them; messages never name a hidden card, the deck or the seed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any, Final
 
 import asyncpg
@@ -39,6 +40,15 @@ def problem_type(code: str) -> str:
     return f"/problems/{code}"
 
 
+@cache
+def _title(code: str) -> str:
+    """The title the type's page gives (RFC 9457: one title per type), else the code."""
+    from service.app.catalogue import CATALOGUE  # it builds on this module
+
+    entry = CATALOGUE.get(code)
+    return entry.title if entry else code.replace("_", " ")
+
+
 def _problem(
     code: str,
     status: int,
@@ -52,7 +62,7 @@ def _problem(
         status_code=status,
         headers=headers,
         type_=problem_type(code),
-        title=code.replace("_", " "),
+        title=_title(code),
         extra={"code": code, **extra},
     )
 

@@ -66,6 +66,7 @@ async def test_a_refusal_type_resolves_to_its_entry(client: AsyncTestClient) -> 
     data = (await client.get(problem["type"], headers={"Accept": "application/json"})).json()
     assert data["code"] == problem["code"] == "idempotency_key_required"
     assert data["status"] == problem["status"] == 428
+    assert data["title"] == problem["title"]  # one title per type (RFC 9457)
 
 
 async def test_json_entry_and_index(client: AsyncTestClient) -> None:  # type: ignore[type-arg]
