@@ -213,7 +213,7 @@ class LedgerPage(msgspec.Struct, frozen=True, kw_only=True):
     """A page of a wallet's ledger."""
 
     entries: Annotated[
-        list[LedgerEntry], msgspec.Meta(description="Movements of the wallet, oldest first.")
+        list[LedgerEntry], msgspec.Meta(description="Movements of the wallet, newest first.")
     ]
     next_cursor: Annotated[
         int | None,

@@ -9,13 +9,15 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, get, post
+from litestar.enums import RequestEncodingType
 from litestar.exceptions import NotFoundException
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import Body, QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
 from projections.audit import AuditPage, audit_feed, round_record
 from service.app.auth import require
 from service.app.dependencies import Caller, Pool
+from service.app.params import RoundNumber, TableId, example
 from service.app.problems import problem
 from service.app.responses import problems
 from service.audit.reconcile import ReconcileReport, reconcile
@@ -110,6 +112,15 @@ class ReplaySummary(msgspec.Struct, frozen=True, kw_only=True):
     ]
 
 
+_ReplayBody = Annotated[
+    ReplayRequest,
+    Body(
+        media_type=RequestEncodingType.JSON,
+        examples=[example("Round 3 of table vip-1", ReplayRequest(table_id="vip-1", round=3))],
+    ),
+]
+
+
 class AuditController(Controller):
     path = "/v1/audit"
     tags = ("audit",)
@@ -123,8 +134,20 @@ class AuditController(Controller):
         self,
         pool: Pool,
         principal: Caller,
-        after: Annotated[str | None, QueryParameter(required=False, max_length=60)] = None,
-        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
+        after: Annotated[
+            str | None,
+            QueryParameter(
+                required=False,
+                max_length=60,
+                description=(
+                    "`next_cursor` of the previous page (or an item's `position`): events after "
+                    "it; omit to start from the first event."
+                ),
+            ),
+        ] = None,
+        limit: Annotated[
+            int, QueryParameter(ge=1, le=1000, description="Events per page, 1..1000.")
+        ] = 100,
     ) -> AuditPage:
         require(principal, "auditor")
         async with pool.acquire() as conn:
@@ -139,7 +162,7 @@ class AuditController(Controller):
         responses=problems(404),
     )
     async def record(
-        self, table_id: FromPath[str], number: FromPath[int], pool: Pool, principal: Caller
+        self, table_id: TableId, number: RoundNumber, pool: Pool, principal: Caller
     ) -> dict[str, Any]:
         require(principal, "auditor")
         async with pool.acquire() as conn:
@@ -154,7 +177,7 @@ class AuditController(Controller):
         responses=problems(404, 409),
     )
     async def seed(
-        self, table_id: FromPath[str], number: FromPath[int], pool: Pool, principal: Caller
+        self, table_id: TableId, number: RoundNumber, pool: Pool, principal: Caller
     ) -> SeedReveal:
         require(principal, "auditor", "operator")
         row = await pool.fetchrow(
@@ -179,9 +202,7 @@ class AuditController(Controller):
         summary="Re-run the rules over recorded rounds",
         responses=problems(404, 413, 422),
     )
-    async def replay(
-        self, data: JSONBody[ReplayRequest], pool: Pool, principal: Caller
-    ) -> ReplaySummary:
+    async def replay(self, data: _ReplayBody, pool: Pool, principal: Caller) -> ReplaySummary:
         require(principal, "auditor")
         if (data.table_id is None) != (data.round is None):
             raise problem(
@@ -221,8 +242,26 @@ class AuditController(Controller):
         self,
         pool: Pool,
         principal: Caller,
-        since: Annotated[datetime | None, QueryParameter(name="from", required=False)] = None,
-        until: Annotated[datetime | None, QueryParameter(name="to", required=False)] = None,
+        since: Annotated[
+            datetime | None,
+            QueryParameter(
+                name="from",
+                required=False,
+                description=(
+                    "Start of the window (inclusive, ISO 8601): rounds opened and ledger rows "
+                    "recorded from then on; balances are always checked over all time. Omit for no"
+                    " lower bound."
+                ),
+            ),
+        ] = None,
+        until: Annotated[
+            datetime | None,
+            QueryParameter(
+                name="to",
+                required=False,
+                description="End of the window (exclusive, ISO 8601). Omit for up to now.",
+            ),
+        ] = None,
     ) -> ReconcileReport:
         require(principal, "auditor", "operator")
         async with pool.acquire() as conn:

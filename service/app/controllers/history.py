@@ -8,11 +8,12 @@ from typing import Annotated, Any
 import msgspec
 from litestar import Controller, get
 from litestar.exceptions import PermissionDeniedException
-from litestar.params import FromPath, QueryParameter
+from litestar.params import QueryParameter
 
 from projections.history import BoxRecord
 from service.app.auth import require
 from service.app.dependencies import Caller, Pool
+from service.app.params import PlayerId
 from service.app.responses import problems
 
 __all__ = ["HistoryController", "RoundRecord"]
@@ -153,11 +154,22 @@ class HistoryController(Controller):
     )
     async def player_rounds(
         self,
-        player_id: FromPath[str],
+        player_id: PlayerId,
         pool: Pool,
         principal: Caller,
-        limit: Annotated[int, QueryParameter(ge=1, le=100)] = 10,
-        cursor: Annotated[datetime | None, QueryParameter(required=False)] = None,
+        limit: Annotated[
+            int, QueryParameter(ge=1, le=100, description="Rounds per page, 1..100.")
+        ] = 10,
+        cursor: Annotated[
+            datetime | None,
+            QueryParameter(
+                required=False,
+                description=(
+                    "`next_cursor` of the previous page: rounds settled before it; omit for the "
+                    "newest."
+                ),
+            ),
+        ] = None,
     ) -> RoundPage:
         if principal.role == "player" and principal.subject != player_id:
             raise PermissionDeniedException("players recall only their own rounds")
@@ -173,11 +185,47 @@ class HistoryController(Controller):
         self,
         pool: Pool,
         principal: Caller,
-        table_id: Annotated[str | None, QueryParameter(required=False, max_length=64)] = None,
-        since: Annotated[datetime | None, QueryParameter(name="from", required=False)] = None,
-        until: Annotated[datetime | None, QueryParameter(name="to", required=False)] = None,
-        limit: Annotated[int, QueryParameter(ge=1, le=500)] = 50,
-        cursor: Annotated[datetime | None, QueryParameter(required=False)] = None,
+        table_id: Annotated[
+            str | None,
+            QueryParameter(
+                required=False,
+                max_length=64,
+                description="Only this table's rounds; omit for every table.",
+            ),
+        ] = None,
+        since: Annotated[
+            datetime | None,
+            QueryParameter(
+                name="from",
+                required=False,
+                description=(
+                    "Only rounds settled at or after this time (ISO 8601); omit for no lower bound."
+                ),
+            ),
+        ] = None,
+        until: Annotated[
+            datetime | None,
+            QueryParameter(
+                name="to",
+                required=False,
+                description=(
+                    "Only rounds settled before this time (ISO 8601); omit for no upper bound."
+                ),
+            ),
+        ] = None,
+        limit: Annotated[
+            int, QueryParameter(ge=1, le=500, description="Rounds per page, 1..500.")
+        ] = 50,
+        cursor: Annotated[
+            datetime | None,
+            QueryParameter(
+                required=False,
+                description=(
+                    "`next_cursor` of the previous page: rounds settled before it; omit for the "
+                    "newest."
+                ),
+            ),
+        ] = None,
     ) -> RoundPage:
         require(principal, "operator", "auditor")
         rows = await pool.fetch(_ROUNDS, table_id, since, until, cursor, limit + 1)

@@ -5,22 +5,44 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import AsyncIterator, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import msgspec
 from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import State
+from litestar.enums import RequestEncodingType
 from litestar.exceptions import NotFoundException, PermissionDeniedException
-from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
+from litestar.params import Body, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from events.commands import Actor, CloseTable, OpenTable, PlayerCommand, ReopenTable, StackDeck
+from events.commands import (
+    Actor,
+    BuyCard,
+    CancelBets,
+    CloseTable,
+    Deal,
+    DeclineDealerExchange,
+    Exchange,
+    Fold,
+    Insure,
+    LeaveTable,
+    OpenTable,
+    PlaceAnte,
+    Play,
+    PlayerCommand,
+    ReopenTable,
+    RepeatBets,
+    RequestDealerExchange,
+    SitDown,
+    StackDeck,
+)
 from projections import tables
 from projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
+from service.app.params import TableId, example
 from service.app.problems import problem
 from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
@@ -35,6 +57,73 @@ from service.rules.state import Table
 __all__ = ["TableController"]
 
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+_COMMANDS: Final = (
+    SitDown(seat=1),
+    LeaveTable(),
+    PlaceAnte(box=1, ante=100, bonus=100),
+    CancelBets(box=1),
+    RepeatBets(),
+    Deal(),
+    BuyCard(box=1),
+    Exchange(box=1, cards=["2c", "7d"]),
+    Play(box=1),
+    Insure(box=1, amount=200),
+    Fold(box=1),
+    RequestDealerExchange(box=1),
+    DeclineDealerExchange(box=1),
+)
+"""One example body per player command; the OpenAPI test checks none is missing."""
+
+_CommandBody = Annotated[
+    PlayerCommand,
+    Body(
+        media_type=RequestEncodingType.JSON,
+        examples=[example(str(c.__struct_config__.tag), c) for c in _COMMANDS],
+    ),
+]
+_CreateTableBody = Annotated[
+    CreateTable,
+    Body(
+        media_type=RequestEncodingType.JSON,
+        examples=[
+            example(
+                "A land-casino Russian table with a higher minimum ante",
+                CreateTable(table_id="vip-1", name="VIP", overrides={"ante_min": 500}),
+            )
+        ],
+    ),
+]
+_TestDeckBody = Annotated[
+    TestDeck,
+    Body(
+        media_type=RequestEncodingType.JSON,
+        examples=[
+            example(
+                "Two boxes in play: four aces, four kings, and a dealer with no game",
+                TestDeck(
+                    cards=[
+                        "As",
+                        "Kd",
+                        "2c",
+                        "Ah",
+                        "Kc",
+                        "3d",
+                        "Ad",
+                        "Kh",
+                        "4s",
+                        "Ac",
+                        "Ks",
+                        "6h",
+                        "Qd",
+                        "Qh",
+                        "9c",
+                    ],
+                ),
+            )
+        ],
+    ),
+]
 
 
 def viewer_of(principal: Principal) -> Viewer:
@@ -85,7 +174,7 @@ class TableController(Controller):
     )
     async def create(
         self,
-        data: JSONBody[CreateTable],
+        data: _CreateTableBody,
         pool: Pool,
         commands: Commands,
         principal: Caller,
@@ -105,7 +194,7 @@ class TableController(Controller):
         return await load_view(pool, table_id, viewer_of(principal))
 
     @get("/{table_id:str}", summary="The table in the caller's own view", responses=problems(404))
-    async def show(self, table_id: FromPath[str], pool: Pool, principal: Caller) -> TableView:
+    async def show(self, table_id: TableId, pool: Pool, principal: Caller) -> TableView:
         return await load_view(pool, table_id, viewer_of(principal))
 
     @post(
@@ -116,7 +205,7 @@ class TableController(Controller):
     )
     async def close(
         self,
-        table_id: FromPath[str],
+        table_id: TableId,
         pool: Pool,
         commands: Commands,
         principal: Caller,
@@ -131,7 +220,7 @@ class TableController(Controller):
     )
     async def reopen(
         self,
-        table_id: FromPath[str],
+        table_id: TableId,
         pool: Pool,
         commands: Commands,
         principal: Caller,
@@ -154,14 +243,34 @@ class TableController(Controller):
     )
     async def command(
         self,
-        table_id: FromPath[str],
-        data: JSONBody[PlayerCommand],
+        table_id: TableId,
+        data: _CommandBody,
         request: Request[Any, Any, Any],
         principal: Caller,
         idempotency_key: Annotated[
-            str | None, HeaderParameter(name="Idempotency-Key", required=False, max_length=200)
+            str | None,
+            HeaderParameter(
+                name="Idempotency-Key",
+                required=False,
+                max_length=200,
+                description=(
+                    "Required: the client's id for this command, at most 200 characters. A "
+                    "retry with the same key and body is answered as the first time, without "
+                    "acting twice; the same key with another body is refused."
+                ),
+            ),
         ] = None,
-        if_match: Annotated[str | None, HeaderParameter(name="If-Match", required=False)] = None,
+        if_match: Annotated[
+            str | None,
+            HeaderParameter(
+                name="If-Match",
+                required=False,
+                description=(
+                    "The table's version (`version` of the last view) the command is meant "
+                    "for: if the table has moved on, the command is refused with 412."
+                ),
+            ),
+        ] = None,
     ) -> Response[CommandResponse]:
         require(principal, "player")
         if not idempotency_key:
@@ -210,14 +319,33 @@ class TableController(Controller):
     )
     async def stream(
         self,
-        table_id: FromPath[str],
+        table_id: TableId,
         pool: Pool,
         hub: Hub,
         principal: Caller,
         last_event_id: Annotated[
-            str | None, HeaderParameter(name="Last-Event-ID", required=False, max_length=20)
+            str | None,
+            HeaderParameter(
+                name="Last-Event-ID",
+                required=False,
+                max_length=20,
+                description=(
+                    "The `id` (table version) of the last event received: the stream resumes "
+                    "with every state after it. Browsers send it on reconnect."
+                ),
+            ),
         ] = None,
-        after: Annotated[int | None, QueryParameter(ge=0, required=False)] = None,
+        after: Annotated[
+            int | None,
+            QueryParameter(
+                ge=0,
+                required=False,
+                description=(
+                    "Table version to resume after, like `Last-Event-ID` (which it overrides); "
+                    "omit to start with the current state."
+                ),
+            ),
+        ] = None,
     ) -> ServerSentEvent:
         await _known(pool, table_id)
         viewer = viewer_of(principal)
@@ -247,8 +375,8 @@ class TableController(Controller):
     )
     async def test_deck(
         self,
-        table_id: FromPath[str],
-        data: JSONBody[TestDeck],
+        table_id: TableId,
+        data: _TestDeckBody,
         pool: Pool,
         commands: Commands,
         principal: Caller,

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, Response, get, post
+from litestar.enums import RequestEncodingType
 from litestar.exceptions import NotFoundException, PermissionDeniedException
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import Body, QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from events.commands import Actor
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, DbPool, Pool, Wallets
+from service.app.params import WalletId, example
 from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
 from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
@@ -23,6 +25,27 @@ __all__ = ["WalletController"]
 def _may_read(principal: Principal, wallet_id: str) -> None:
     if principal.role == "player" and principal.subject != wallet_id:
         raise PermissionDeniedException("players read only their own wallet")
+
+
+_CreateWalletBody = Annotated[
+    CreateWallet,
+    Body(
+        media_type=RequestEncodingType.JSON,
+        examples=[example("Alice's wallet in euros", CreateWallet(wallet_id="alice"))],
+    ),
+]
+_TransferBody = Annotated[
+    Transfer,
+    Body(
+        media_type=RequestEncodingType.JSON,
+        examples=[
+            example(
+                "500.00 in a two-decimal currency",
+                Transfer(transfer_id="cashier-2024-000123", amount=50_000),
+            )
+        ],
+    ),
+]
 
 
 class WalletController(Controller):
@@ -37,7 +60,7 @@ class WalletController(Controller):
     )
     async def create(
         self,
-        data: JSONBody[CreateWallet],
+        data: _CreateWalletBody,
         wallets: Wallets,
         pool: Pool,
         principal: Caller,
@@ -55,8 +78,8 @@ class WalletController(Controller):
     )
     async def deposit(
         self,
-        wallet_id: FromPath[str],
-        data: JSONBody[Transfer],
+        wallet_id: WalletId,
+        data: _TransferBody,
         wallets: Wallets,
         principal: Caller,
     ) -> Response[TransferResult]:
@@ -75,8 +98,8 @@ class WalletController(Controller):
     )
     async def withdraw(
         self,
-        wallet_id: FromPath[str],
-        data: JSONBody[Transfer],
+        wallet_id: WalletId,
+        data: _TransferBody,
         wallets: Wallets,
         principal: Caller,
     ) -> Response[TransferResult]:
@@ -87,7 +110,7 @@ class WalletController(Controller):
         return answer(result, replayed=result.duplicate)
 
     @get("/{wallet_id:str}", summary="A wallet's balance", responses=problems(404))
-    async def show(self, wallet_id: FromPath[str], pool: Pool, principal: Caller) -> WalletView:
+    async def show(self, wallet_id: WalletId, pool: Pool, principal: Caller) -> WalletView:
         _may_read(principal, wallet_id)
         return await _wallet(pool, wallet_id)
 
@@ -98,11 +121,22 @@ class WalletController(Controller):
     )
     async def ledger(
         self,
-        wallet_id: FromPath[str],
+        wallet_id: WalletId,
         pool: Pool,
         principal: Caller,
-        cursor: Annotated[int | None, QueryParameter(ge=1, required=False)] = None,
-        limit: Annotated[int, QueryParameter(ge=1, le=500)] = 50,
+        cursor: Annotated[
+            int | None,
+            QueryParameter(
+                ge=1,
+                required=False,
+                description=(
+                    "`next_cursor` of the previous page: movements before it; omit for the newest."
+                ),
+            ),
+        ] = None,
+        limit: Annotated[
+            int, QueryParameter(ge=1, le=500, description="Movements per page, 1..500.")
+        ] = 50,
     ) -> LedgerPage:
         _may_read(principal, wallet_id)
         await _wallet(pool, wallet_id)
