@@ -115,7 +115,12 @@ class Tally:
 def _negatable(operation: Any) -> bool:
     """Whether any part of the request can break the schema (a path of plain strings can't)."""
     plain = {"type": "string"}
-    typed_path = any(p.definition["schema"] != plain for p in operation.path_parameters)
+    # Descriptions and examples annotate a schema; they constrain nothing a request could break.
+    annotations = {"description", "title", "examples", "example"}
+    typed_path = any(
+        {k: v for k, v in p.definition["schema"].items() if k not in annotations} != plain
+        for p in operation.path_parameters
+    )
     parts = (operation.query, operation.headers, operation.body)
     return typed_path or any(list(part) for part in parts)
 

@@ -1,0 +1,143 @@
+"""The API describes itself: every property, parameter and header has a description, and
+commands and problems have examples."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any, get_args
+
+import msgspec
+
+from events.commands import PlayerCommand
+from service.cli.maintenance import openapi_document
+
+COMMANDS_PATH = "/v1/tables/{table_id}/commands"
+METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
+
+
+@cache
+def document() -> dict[str, Any]:
+    decoded: dict[str, Any] = msgspec.json.decode(openapi_document())
+    return decoded
+
+
+def operations() -> Iterator[tuple[str, dict[str, Any]]]:
+    for path, item in document()["paths"].items():
+        for method in METHODS:
+            if method in item:
+                yield f"{method.upper()} {path}", item[method]
+
+
+def undescribed(schema: Any, where: str) -> Iterator[str]:
+    """Every property below ``schema`` (nested objects, items, oneOf/anyOf/allOf members,
+    additionalProperties) without a non-empty description, named ``where.property``.
+
+    A property that is a ``$ref`` carries its own description beside the ref: Litestar wraps
+    a described reference as ``{"allOf": [{"$ref": ...}], "description": ...}``, so no
+    property has to fall back on the referenced schema's description.
+    """
+    if not isinstance(schema, dict):
+        return
+    for name, prop in (schema.get("properties") or {}).items():
+        if not (isinstance(prop, dict) and str(prop.get("description") or "").strip()):
+            yield f"{where}.{name}"
+        yield from undescribed(prop, f"{where}.{name}")
+    for key in ("oneOf", "anyOf", "allOf", "prefixItems"):
+        for i, member in enumerate(schema.get(key) or []):
+            yield from undescribed(member, f"{where}[{key}{i}]")
+    for key in ("items", "additionalProperties"):
+        yield from undescribed(schema.get(key), f"{where}[{key}]")
+
+
+def test_every_component_property_is_described() -> None:
+    schemas = document()["components"]["schemas"]
+    assert schemas, "no component schemas: is this the generated document?"
+    missing = [m for name, schema in schemas.items() for m in undescribed(schema, name)]
+    assert not missing, "schema properties without a description:\n" + "\n".join(missing)
+
+
+def test_every_inline_schema_property_is_described() -> None:
+    """Schemas written into operations (bodies, responses, parameters), not components."""
+    missing: list[str] = []
+    for op_name, op in operations():
+        for content_type, media in (op.get("requestBody") or {}).get("content", {}).items():
+            missing += undescribed(media.get("schema"), f"{op_name} body {content_type}")
+        for status, response in (op.get("responses") or {}).items():
+            for content_type, media in (response.get("content") or {}).items():
+                where = f"{op_name} {status} {content_type}"
+                missing += undescribed(media.get("schema"), where)
+        for parameter in op.get("parameters") or []:
+            missing += undescribed(parameter.get("schema"), f"{op_name} {parameter['name']}")
+    assert not missing, "inline schema properties without a description:\n" + "\n".join(missing)
+
+
+def test_every_parameter_is_described() -> None:
+    missing = [
+        f"{op_name}: {parameter['in']} parameter {parameter['name']}"
+        for op_name, op in operations()
+        for parameter in op.get("parameters") or []
+        if not str(parameter.get("description") or "").strip()
+    ]
+    assert not missing, "parameters without a description:\n" + "\n".join(missing)
+
+
+def test_every_response_header_is_described() -> None:
+    headers = [
+        (f"{op_name} {status}: header {name}", header)
+        for op_name, op in operations()
+        for status, response in (op.get("responses") or {}).items()
+        for name, header in (response.get("headers") or {}).items()
+    ]
+    assert headers, "no response headers documented: Idempotent-Replayed should be"
+    missing = [where for where, header in headers if not str(header.get("description") or "")]
+    assert not missing, "response headers without a description:\n" + "\n".join(missing)
+
+
+def test_command_body_has_an_example_per_command() -> None:
+    body = document()["paths"][COMMANDS_PATH]["post"]["requestBody"]
+    schema = body["content"]["application/json"]["schema"]
+    # Litestar 2.25 puts a body's examples into its schema (JSON Schema `examples`, values
+    # only); the media type's named `examples` would serve as well.
+    values = [*schema.get("examples", [])]
+    values += [e["value"] for e in body["content"]["application/json"].get("examples", {}).values()]
+    shown = [v.get("type") for v in values]
+    commands = [c.__struct_config__.tag for c in get_args(PlayerCommand)]
+    assert sorted(shown) == sorted(commands), (
+        f"{COMMANDS_PATH}: examples for {shown}, commands {commands}"
+    )
+    for value in values:
+        # Each example decodes as the command it names: no stale field in the document.
+        msgspec.convert(value, PlayerCommand)
+
+
+def body_examples(body: dict[str, Any]) -> list[Any]:
+    """A body's examples: in its schema, beside a `$ref` to it, or on the component."""
+    media = body["content"]["application/json"]
+    schema = media["schema"]
+    found = [*schema.get("examples", []), *media.get("examples", {}).values()]
+    for member in [schema, *schema.get("allOf", [])]:
+        if "$ref" in member:
+            name = member["$ref"].rsplit("/", 1)[-1]
+            found += document()["components"]["schemas"][name].get("examples", [])
+    return found
+
+
+def test_every_request_body_has_an_example() -> None:
+    bodies = [(name, op["requestBody"]) for name, op in operations() if "requestBody" in op]
+    assert len(bodies) >= 7, "fewer request bodies than the API has: is this the document?"
+    missing = [name for name, body in bodies if not body_examples(body)]
+    assert not missing, "request bodies without an example:\n" + "\n".join(missing)
+
+
+def test_every_problem_response_has_an_example() -> None:
+    problems = [
+        (f"{op_name} {status}", media)
+        for op_name, op in operations()
+        for status, response in (op.get("responses") or {}).items()
+        for content_type, media in (response.get("content") or {}).items()
+        if content_type == "application/problem+json"
+    ]
+    assert problems, "no problem responses documented"
+    missing = [where for where, media in problems if not media.get("examples")]
+    assert not missing, "problem responses without an example:\n" + "\n".join(missing)
