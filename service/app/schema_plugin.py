@@ -43,7 +43,6 @@ class DescribedStructSchemaPlugin(StructSchemaPlugin):
             tag = schema.properties[info.tag_field]
             if isinstance(tag, Schema) and tag.description is None:
                 tag.description = (
-                    f'Always "{info.tag}": the tag that says this object is a '
-                    f"{struct.__name__}."
+                    f'Always "{info.tag}": the tag that says this object is a {struct.__name__}.'
                 )
         return schema
