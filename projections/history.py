@@ -14,6 +14,7 @@ import msgspec
 from events.game import PaidCombination, RoundSettled
 from events.ruleset import Ruleset
 from events.store import SideWrites
+from projections.fields import Ante, BonusStake, BoxNumber, Owner
 from projections.results import BonusResult, InsuranceResult, box_result
 from service.rules.hands import evaluate
 from service.rules.state import Box, Round, Table
@@ -24,13 +25,10 @@ __all__ = ["BoxRecord", "record_settled", "settled_round"]
 class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
     """One box of a settled round, as its player and the operator see it afterwards."""
 
-    box: Annotated[int, msgspec.Meta(description="Box number, from 1.")]
-    player: Annotated[str, msgspec.Meta(description="Id of the player who owned the box.")]
-    ante: Annotated[int, msgspec.Meta(description="Ante in minor units of the table's currency.")]
-    bonus: Annotated[
-        int,
-        msgspec.Meta(description="Bonus bet in minor units of the table's currency; 0 if none."),
-    ]
+    box: BoxNumber
+    player: Owner
+    ante: Ante
+    bonus: BonusStake
     dark: Annotated[
         bool,
         msgspec.Meta(

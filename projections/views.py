@@ -15,6 +15,7 @@ import msgspec
 
 from events.commands import Actor, BuyCard, Command, Exchange, Fold, Insure, Play
 from events.ruleset import CategoryLabel, Ruleset
+from projections.fields import Ante, BonusStake, BoxNumber, Owner
 from projections.results import BoxResult, box_result
 from service.rules.decide import can
 from service.rules.hands import evaluate
@@ -49,13 +50,10 @@ class Viewer(msgspec.Struct, frozen=True, kw_only=True):
 class BoxView(msgspec.Struct, frozen=True, kw_only=True):
     """One box with a bet in the round, as this viewer may see it."""
 
-    box: Annotated[int, msgspec.Meta(description="Box number, from 1.")]
-    player: Annotated[str, msgspec.Meta(description="Id of the player who owns the box.")]
-    ante: Annotated[int, msgspec.Meta(description="Ante in minor units of the table's currency.")]
-    bonus: Annotated[
-        int,
-        msgspec.Meta(description="Bonus bet in minor units of the table's currency; 0 if none."),
-    ]
+    box: BoxNumber
+    player: Owner
+    ante: Ante
+    bonus: BonusStake
     dark: Annotated[
         bool,
         msgspec.Meta(

@@ -144,6 +144,18 @@ def _page(rows: list[Any], limit: int) -> RoundPage:
     )
 
 
+RoundsCursor = Annotated[
+    datetime | None,
+    QueryParameter(
+        required=False,
+        description=(
+            "`next_cursor` of the previous page: rounds settled before it; omit for the newest."
+        ),
+    ),
+]
+"""The page cursor of both round listings."""
+
+
 class HistoryController(Controller):
     tags = ("history",)
 
@@ -160,16 +172,7 @@ class HistoryController(Controller):
         limit: Annotated[
             int, QueryParameter(ge=1, le=100, description="Rounds per page, 1..100.")
         ] = 10,
-        cursor: Annotated[
-            datetime | None,
-            QueryParameter(
-                required=False,
-                description=(
-                    "`next_cursor` of the previous page: rounds settled before it; omit for the "
-                    "newest."
-                ),
-            ),
-        ] = None,
+        cursor: RoundsCursor = None,
     ) -> RoundPage:
         if principal.role == "player" and principal.subject != player_id:
             raise PermissionDeniedException("players recall only their own rounds")
@@ -216,16 +219,7 @@ class HistoryController(Controller):
         limit: Annotated[
             int, QueryParameter(ge=1, le=500, description="Rounds per page, 1..500.")
         ] = 50,
-        cursor: Annotated[
-            datetime | None,
-            QueryParameter(
-                required=False,
-                description=(
-                    "`next_cursor` of the previous page: rounds settled before it; omit for the "
-                    "newest."
-                ),
-            ),
-        ] = None,
+        cursor: RoundsCursor = None,
     ) -> RoundPage:
         require(principal, "operator", "auditor")
         rows = await pool.fetch(_ROUNDS, table_id, since, until, cursor, limit + 1)
