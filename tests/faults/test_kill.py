@@ -15,7 +15,7 @@ from tests.faults.load import Journal, open_casino, play, tables_of
 from tests.processes import ServiceProcess, eventually
 
 TABLES = tables_of(3, 3)
-ROUNDS = 8
+ROUNDS = 12  # enough load that both kills land inside it, however fast the machine
 KILLS = 2
 ACKNOWLEDGED_BETWEEN_KILLS = 60
 
