@@ -11,11 +11,11 @@ from typing import Annotated, Any
 
 import msgspec
 
-from events.game import PaidCombination, RoundSettled
+from events.game import RoundSettled
 from events.ruleset import Ruleset
 from events.store import SideWrites
 from projections.fields import Ante, BonusStake, BoxNumber, Owner
-from projections.results import BonusResult, InsuranceResult, box_result
+from projections.results import BoxResult, box_result
 from service.rules.hands import evaluate
 from service.rules.state import Box, Round, Table
 
@@ -133,41 +133,14 @@ class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
             )
         ),
     ]
-    net: Annotated[
-        int,
+    result: Annotated[
+        BoxResult | None,
         msgspec.Meta(
             description=(
-                "`paid_back - staked`: the player's gain (negative: loss) on this "
-                "box, in minor units of the table's currency."
+                "The box's result, the same figures the table view showed when it settled:"
+                " outcome, combinations paid, money, bonus and insurance. Null in rounds"
+                " recorded before results were kept."
             )
-        ),
-    ] = 0
-    combinations: Annotated[
-        tuple[PaidCombination, ...],
-        msgspec.Meta(
-            description=(
-                "What the Bet was paid for: one combination, or two at a double-"
-                "combination table; empty if it was not paid."
-            )
-        ),
-    ] = ()
-    capped: Annotated[
-        int,
-        msgspec.Meta(
-            description=(
-                "Main-wager winnings withheld by `max_payout`, in minor units of the "
-                "table's currency."
-            )
-        ),
-    ] = 0
-    bonus_result: Annotated[
-        BonusResult | None,
-        msgspec.Meta(description="How the bonus was settled; null when the box placed no bonus."),
-    ] = None
-    insurance_result: Annotated[
-        InsuranceResult | None,
-        msgspec.Meta(
-            description="How the insurance was settled; null when the box was not insured."
         ),
     ] = None
 
@@ -185,7 +158,6 @@ def settled_round(state: Table, events: list[Any]) -> Round | None:
 
 
 def box_record(box: Box, rules: Ruleset) -> BoxRecord:
-    result = box_result(box, rules)
     return BoxRecord(
         box=box.number,
         player=box.player,
@@ -205,11 +177,7 @@ def box_record(box: Box, rules: Ruleset) -> BoxRecord:
         bonus_won=box.bonus_won,
         staked=box.staked,
         paid_back=box.paid_back,
-        net=box.paid_back - box.staked,
-        combinations=box.combinations,
-        capped=box.capped,
-        bonus_result=result.bonus if result else None,
-        insurance_result=result.insurance if result else None,
+        result=box_result(box, rules),
     )
 
 

@@ -149,7 +149,7 @@ def box_result(box: Box, rules: Ruleset) -> BoxResult | None:
         won=box.won,
         capped=box.capped,
         paid_back=box.paid_back,
-        net=box.paid_back - box.staked,
+        net=box.net,
         bonus=_bonus(box),
         insurance=_insurance(box, rules),
     )

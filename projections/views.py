@@ -15,7 +15,7 @@ import msgspec
 
 from events.commands import Actor, BuyCard, Command, Exchange, Fold, Insure, Play
 from events.ruleset import CategoryLabel, Ruleset
-from projections.fields import Ante, BonusStake, BoxNumber, Owner
+from projections.fields import Ante, BonusStake, BoxNumber, Commitment, Owner
 from projections.results import BoxResult, box_result
 from service.rules.decide import can
 from service.rules.hands import evaluate
@@ -152,12 +152,7 @@ class RoundView(msgspec.Struct, frozen=True, kw_only=True):
             "or `settled`."
         ),
     ]
-    commitment: Annotated[
-        str,
-        msgspec.Meta(
-            description="Hex sha256 of the round's secret seed, published before any bet."
-        ),
-    ]
+    commitment: Commitment
     seed: Annotated[
         str | None,
         msgspec.Meta(

@@ -73,13 +73,13 @@ _EXAMPLES: Final = {
 
 
 def _examples(status: int) -> list[Example]:
-    """Bodies as the service sends them: the title is the code in words."""
+    """Bodies as the service sends them."""
     return [
         Example(
             summary=CATALOGUE[code].title,
             value={
                 "type": CATALOGUE[code].type,
-                "title": code.replace("_", " "),
+                "title": CATALOGUE[code].title,
                 "status": status,
                 "detail": CATALOGUE[code].example,
                 "code": code,

@@ -72,6 +72,11 @@ class Box(msgspec.Struct, frozen=True, kw_only=True):
         return self.returned + self.won + bonus_back
 
     @property
+    def net(self) -> int:
+        """What the box gained (negative: lost): paid back minus staked."""
+        return self.paid_back - self.staked
+
+    @property
     def light(self) -> bool:
         return not self.dark
 

@@ -15,6 +15,7 @@ from litestar.params import Body, QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
 from projections.audit import AuditPage, audit_feed, round_record
+from projections.fields import Commitment
 from service.app.auth import require
 from service.app.dependencies import Caller, Pool
 from service.app.params import RoundNumber, TableId, example
@@ -61,10 +62,7 @@ class SeedReveal(msgspec.Struct, frozen=True, kw_only=True):
 
     table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
     round: Annotated[int, msgspec.Meta(description="The round's number at that table.")]
-    commitment: Annotated[
-        str,
-        msgspec.Meta(description="Hex sha256 of the seed, published before the round's first bet."),
-    ]
+    commitment: Commitment
     seed: Annotated[
         str,
         msgspec.Meta(

@@ -10,6 +10,7 @@ from litestar import Controller, get
 from litestar.exceptions import PermissionDeniedException
 from litestar.params import QueryParameter
 
+from projections.fields import Commitment
 from projections.history import BoxRecord
 from service.app.auth import require
 from service.app.dependencies import Caller, Pool
@@ -27,10 +28,7 @@ class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
     settled_at: Annotated[
         datetime, msgspec.Meta(description="When the round was settled (ISO 8601).")
     ]
-    commitment: Annotated[
-        str,
-        msgspec.Meta(description="Hex sha256 of the seed, published before the round's first bet."),
-    ]
+    commitment: Commitment
     seed: Annotated[
         str,
         msgspec.Meta(
