@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
+from litestar.enums import RequestEncodingType
 from litestar.openapi.spec import Example
-from litestar.params import PathParameter
+from litestar.params import Body, PathParameter
 
-__all__ = ["PlayerId", "RoundNumber", "TableId", "WalletId", "example"]
+__all__ = ["PlayerId", "RoundNumber", "TableId", "WalletId", "json_body"]
 
 TableId = Annotated[
     str,
@@ -23,7 +24,13 @@ PlayerId = Annotated[
 RoundNumber = Annotated[int, PathParameter(description="The round's number at the table, from 1.")]
 
 
-def example(summary: str, body: msgspec.Struct) -> Example:
-    """An example body built from the struct itself, so it is valid by construction and
-    spelled exactly as the API encodes it (tags, renamed fields, defaults)."""
-    return Example(summary=summary, value=msgspec.to_builtins(body))
+def json_body(*examples: tuple[str, msgspec.Struct]) -> Any:
+    """A JSON request body's OpenAPI description, with ``(summary, body)`` examples built
+    from the structs themselves, so each is valid by construction and spelled exactly as
+    the API encodes it (tags, renamed fields, defaults). Use as ``Annotated[T, json_body(...)]``."""
+    return Body(
+        media_type=RequestEncodingType.JSON,
+        examples=[
+            Example(summary=summary, value=msgspec.to_builtins(body)) for summary, body in examples
+        ],
+    )

@@ -9,16 +9,15 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.enums import RequestEncodingType
 from litestar.exceptions import NotFoundException
-from litestar.params import Body, QueryParameter
+from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
 from projections.audit import AuditPage, audit_feed, round_record
 from projections.fields import Commitment
 from service.app.auth import require
 from service.app.dependencies import Caller, Pool
-from service.app.params import RoundNumber, TableId, example
+from service.app.params import RoundNumber, TableId, json_body
 from service.app.problems import problem
 from service.app.responses import problems
 from service.audit.reconcile import ReconcileReport, reconcile
@@ -112,10 +111,7 @@ class ReplaySummary(msgspec.Struct, frozen=True, kw_only=True):
 
 _ReplayBody = Annotated[
     ReplayRequest,
-    Body(
-        media_type=RequestEncodingType.JSON,
-        examples=[example("Round 3 of table vip-1", ReplayRequest(table_id="vip-1", round=3))],
-    ),
+    json_body(("Round 3 of table vip-1", ReplayRequest(table_id="vip-1", round=3))),
 ]
 
 

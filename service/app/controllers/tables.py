@@ -10,9 +10,8 @@ from typing import Annotated, Any, Final
 import msgspec
 from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import State
-from litestar.enums import RequestEncodingType
 from litestar.exceptions import NotFoundException, PermissionDeniedException
-from litestar.params import Body, HeaderParameter, QueryParameter
+from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
@@ -42,7 +41,7 @@ from projections import tables
 from projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
-from service.app.params import TableId, example
+from service.app.params import TableId, json_body
 from service.app.problems import problem
 from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
@@ -75,53 +74,28 @@ _COMMANDS: Final = (
 )
 """One example body per player command; the OpenAPI test checks none is missing."""
 
+_EXAMPLE_DECK: Final = "As Kd 2c Ah Kc 3d Ad Kh 4s Ac Ks 6h Qd Qh 9c".split()  # noqa: SIM905
+"""Top of a test deck for two boxes in play and the dealer, dealt one card at a time."""
+
 _CommandBody = Annotated[
-    PlayerCommand,
-    Body(
-        media_type=RequestEncodingType.JSON,
-        examples=[example(str(c.__struct_config__.tag), c) for c in _COMMANDS],
-    ),
+    PlayerCommand, json_body(*((str(c.__struct_config__.tag), c) for c in _COMMANDS))
 ]
 _CreateTableBody = Annotated[
     CreateTable,
-    Body(
-        media_type=RequestEncodingType.JSON,
-        examples=[
-            example(
-                "A land-casino Russian table with a higher minimum ante",
-                CreateTable(table_id="vip-1", name="VIP", overrides={"ante_min": 500}),
-            )
-        ],
+    json_body(
+        (
+            "A land-casino Russian table with a higher minimum ante",
+            CreateTable(table_id="vip-1", name="VIP", overrides={"ante_min": 500}),
+        )
     ),
 ]
 _TestDeckBody = Annotated[
     TestDeck,
-    Body(
-        media_type=RequestEncodingType.JSON,
-        examples=[
-            example(
-                "Two boxes in play: four aces, four kings, and a dealer with no game",
-                TestDeck(
-                    cards=[
-                        "As",
-                        "Kd",
-                        "2c",
-                        "Ah",
-                        "Kc",
-                        "3d",
-                        "Ad",
-                        "Kh",
-                        "4s",
-                        "Ac",
-                        "Ks",
-                        "6h",
-                        "Qd",
-                        "Qh",
-                        "9c",
-                    ],
-                ),
-            )
-        ],
+    json_body(
+        (
+            "Two boxes in play: four aces, four kings, and a dealer with no game",
+            TestDeck(cards=list(_EXAMPLE_DECK)),
+        )
     ),
 ]
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, Response, get, post
-from litestar.enums import RequestEncodingType
 from litestar.exceptions import NotFoundException, PermissionDeniedException
-from litestar.params import Body, QueryParameter
+from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from events.commands import Actor
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, DbPool, Pool, Wallets
-from service.app.params import WalletId, example
+from service.app.params import WalletId, json_body
 from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
 from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
@@ -28,22 +27,15 @@ def _may_read(principal: Principal, wallet_id: str) -> None:
 
 
 _CreateWalletBody = Annotated[
-    CreateWallet,
-    Body(
-        media_type=RequestEncodingType.JSON,
-        examples=[example("Alice's wallet in euros", CreateWallet(wallet_id="alice"))],
-    ),
+    CreateWallet, json_body(("Alice's wallet in euros", CreateWallet(wallet_id="alice")))
 ]
 _TransferBody = Annotated[
     Transfer,
-    Body(
-        media_type=RequestEncodingType.JSON,
-        examples=[
-            example(
-                "500.00 in a two-decimal currency",
-                Transfer(transfer_id="cashier-2024-000123", amount=50_000),
-            )
-        ],
+    json_body(
+        (
+            "500.00 in a two-decimal currency",
+            Transfer(transfer_id="cashier-2024-000123", amount=50_000),
+        )
     ),
 ]
 
