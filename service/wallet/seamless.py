@@ -1,0 +1,94 @@
+"""The seamless adapter: the money calls as signed HTTP requests to the operator's wallet.
+
+One ``httpx.AsyncClient`` per operator keeps connections alive between calls; every call
+has the operator's own time-out (``timeout_ms``, §1). Anything but a signed, readable HTTP
+200 answer is an :class:`UnknownOutcome` — including a wrong or stale signature on the
+answer, which an attacker between the two sides could otherwise use to fake an ``ok``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import httpx
+import msgspec
+
+from service.wallet.port import UnknownOutcome
+from service.wallet.protocol import Answer, BalanceCall, BetCall, Call, RollbackCall, WinCall
+from service.wallet.signing import HEADER, BadSignature, sign, verify
+
+__all__ = ["SeamlessWallet"]
+
+_answer = msgspec.json.Decoder(Answer)
+_encoder = msgspec.json.Encoder()
+
+
+class SeamlessWallet:
+    """``POST {url}/{call}`` for each call, signed with the operator's secret."""
+
+    def __init__(
+        self,
+        url: str,
+        secret: str,
+        *,
+        timeout_ms: int = 2000,
+        client: httpx.AsyncClient | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._url = url.rstrip("/")
+        self._secret = secret
+        self._timeout = timeout_ms / 1000
+        self._client = client or httpx.AsyncClient(
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
+            headers={"user-agent": "russian-poker-wallet/1"},
+        )
+        self._own_client = client is None
+        self._clock = clock
+
+    def __repr__(self) -> str:  # never the secret
+        return f"SeamlessWallet({self._url!r})"
+
+    async def balance(self, call: BalanceCall) -> Answer:
+        return await self._post("balance", call)
+
+    async def bet(self, call: BetCall) -> Answer:
+        return await self._post("bet", call)
+
+    async def win(self, call: WinCall) -> Answer:
+        return await self._post("win", call)
+
+    async def rollback(self, call: RollbackCall) -> Answer:
+        return await self._post("rollback", call)
+
+    async def aclose(self) -> None:
+        if self._own_client:
+            await self._client.aclose()
+
+    async def _post(self, name: str, call: Call) -> Answer:
+        body = _encoder.encode(call)
+        headers = {
+            "content-type": "application/json",
+            HEADER: sign(self._secret, body, now=self._clock()),
+        }
+        try:
+            response = await self._client.post(
+                f"{self._url}/{name}", content=body, headers=headers, timeout=self._timeout
+            )
+        except httpx.TimeoutException:
+            raise UnknownOutcome(f"{name}: no answer within {self._timeout:g} s") from None
+        except httpx.HTTPError as error:
+            raise UnknownOutcome(f"{name}: {type(error).__name__}") from None
+        if response.status_code != 200:
+            raise UnknownOutcome(f"{name}: HTTP {response.status_code}")
+        try:
+            verify(self._secret, response.content, response.headers.get(HEADER), now=self._clock())
+        except BadSignature as bad:
+            raise UnknownOutcome(f"{name}: answer refused: {bad}") from None
+        try:
+            answer = _answer.decode(response.content)
+        except msgspec.DecodeError:
+            raise UnknownOutcome(f"{name}: the answer is not a wallet answer") from None
+        if answer.status == "unknown":
+            raise UnknownOutcome(f"{name}: the operator answered unknown")
+        return answer
