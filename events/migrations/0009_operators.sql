@@ -16,12 +16,12 @@ CREATE TABLE operators (
            OR (wallet_url IS NOT NULL AND wallet_secret IS NOT NULL AND timeout_ms IS NOT NULL))
 );
 
-INSERT INTO operators (operator_id, name, currencies, wallet_mode)
-VALUES ('default', 'Default operator', '{}', 'internal');
+-- The default operator (the single-tenant service, internal wallets) is built in: it has
+-- no row, so emptying this table never removes it.
 
 CREATE TABLE game_sessions (
     session_id  text PRIMARY KEY,
-    operator_id text NOT NULL REFERENCES operators,
+    operator_id text NOT NULL,
     player_id   text NOT NULL,          -- the operator's own id for the player
     currency    text NOT NULL,
     table_id    text,
