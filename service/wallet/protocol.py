@@ -122,11 +122,11 @@ class _Common(msgspec.Struct, frozen=True, kw_only=True):
     currency: _Currency
 
 
-class BalanceCall(_Common, frozen=True):
+class BalanceCall(_Common, frozen=True, kw_only=True):
     """`balance`: the player's balance."""
 
 
-class _Money(_Common, frozen=True):
+class _Money(_Common, frozen=True, kw_only=True):
     transaction_id: _TransactionId
     amount: _Amount
     round_id: _RoundId
@@ -136,11 +136,11 @@ class _Money(_Common, frozen=True):
     round_closed: _RoundClosed = False
 
 
-class BetCall(_Money, frozen=True):
+class BetCall(_Money, frozen=True, kw_only=True):
     """`bet`: a debit (amount > 0)."""
 
 
-class WinCall(_Money, frozen=True):
+class WinCall(_Money, frozen=True, kw_only=True):
     """`win`: a credit (amount ≥ 0: a win of 0 closes a round with nothing to pay)."""
 
     reference_transaction_ids: Annotated[
@@ -148,7 +148,7 @@ class WinCall(_Money, frozen=True):
     ] = ()
 
 
-class RollbackCall(_Money, frozen=True):
+class RollbackCall(_Money, frozen=True, kw_only=True):
     """`rollback`: undo a bet (`reference_transaction_id`), applied even for a bet the
     operator never saw, which it must then refuse with `transaction_rolled_back`."""
 
