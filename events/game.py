@@ -54,6 +54,8 @@ class TableOpened(_TableEvent, frozen=True):
     name: str
     ruleset: Ruleset
     private_for: str | None = None
+    operator_id: str = "default"
+    shared: bool = False
 
 
 class TableClosed(_TableEvent, frozen=True):

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Sequence
-from typing import Annotated, Any, Final
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import asyncpg
 import msgspec
+import structlog
 
 from events.codec import Event, encode_event
 from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown
+from events.game import RoundSettled
 from events.notifier import Notifier
 from events.store import (
     DuplicateCommand,
@@ -32,8 +34,8 @@ from events.store import (
     append,
     lookup_command,
 )
-from events.streams import table_stream, wallet_stream
-from events.wallet import WalletEvent
+from events.streams import seamless_stream, table_stream, wallet_stream
+from events.wallet import WalletCredited, WalletDebited, WalletEvent
 from projections import history, tables, timers, wallets
 from service.cache import CommittedCache
 from service.observability import TABLE_LOADS, observe_command
@@ -44,6 +46,19 @@ from service.rules.evolve import fold
 from service.rules.funds import check_funds, check_seating, wallets_touched
 from service.rules.state import Table
 from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet, withdraw
+from service.tenancy import DEFAULT_OPERATOR, operator_of
+from service.wallet.bets import (
+    PlacedBets,
+    WalletRefused,
+    commit_writes,
+    place_bets,
+    release,
+    undo,
+)
+from service.wallet.credits import Credit, queue_credits
+
+if TYPE_CHECKING:
+    from service.operators import OperatorRegistry
 
 __all__ = [
     "CommandHandler",
@@ -58,6 +73,8 @@ __all__ = [
     "WalletHandler",
     "player_command_id",
 ]
+
+_log = structlog.get_logger("commands")
 
 _NAMESPACE: Final = uuid.UUID("6f1c7d1e-3b7a-4c55-9d4e-2a6f0b8e4c11")
 
@@ -148,12 +165,17 @@ class CommandHandler:
         test_mode: bool = False,
         notifier: Notifier | None = None,
         cache: CommittedCache | None = None,
+        operators: OperatorRegistry | None = None,
+        owed: Callable[[], None] | None = None,
     ) -> None:
         self._pool = pool
         self._attempts = attempts
         self._test_mode = test_mode
         self._notifier = notifier or Notifier(pool)
         self._cache = cache or CommittedCache()
+        self._operators = operators
+        self._owed = owed or (lambda: None)
+        """Called when a command queued calls for the outbox (it wakes the deliverer)."""
 
     async def close(self) -> None:
         """Send the wake-ups still pending (before the pool closes)."""
@@ -168,6 +190,7 @@ class CommandHandler:
         command_id: str | None = None,
         expected_version: int | None = None,
         request_id: str | None = None,
+        session: tuple[str, str] | None = None,
     ) -> CommandResult:
         """Run ``command``; raises ``RuleViolation``, ``VersionMismatch`` or ``Conflict``."""
         result, _ = await self.execute_with_state(
@@ -177,6 +200,7 @@ class CommandHandler:
             command_id=command_id,
             expected_version=expected_version,
             request_id=request_id,
+            session=session,
         )
         return result
 
@@ -190,11 +214,13 @@ class CommandHandler:
         expected_version: int | None = None,
         request_id: str | None = None,
         must_exist: bool = False,
+        session: tuple[str, str] | None = None,
     ) -> tuple[CommandResult, Table | None]:
         """:meth:`execute`, also returning the table's state right after the command, so the
         caller can answer with it without loading the table again (``None`` for a duplicate:
         the state it left is gone). With ``must_exist``, a table that was never opened
-        raises :class:`UnknownTable` before the rules see the command."""
+        raises :class:`UnknownTable` before the rules see the command. ``session`` is the
+        acting player's launched session (id, currency), for a seamless operator's bets."""
         with observe_command(type(command).__name__, table_id) as facts:
             try:
                 result, state = await self._execute(
@@ -205,6 +231,7 @@ class CommandHandler:
                     expected_version,
                     request_id,
                     must_exist,
+                    session,
                 )
             except UnknownTable:
                 facts.update(outcome="unknown_table")
@@ -238,6 +265,7 @@ class CommandHandler:
         expected_version: int | None,
         request_id: str | None,
         must_exist: bool,
+        session: tuple[str, str] | None,
     ) -> tuple[CommandResult, Table | None]:
         # The first attempt may decide on what this process committed last (no load, no
         # decoding); anything that guess gets wrong is found by the append's expected
@@ -259,6 +287,7 @@ class CommandHandler:
                             expected_version,
                             request_id,
                             must_exist,
+                            session,
                             reload=reload,
                         )
                     # Woken only after commit, and many commands per NOTIFY: inside the
@@ -271,6 +300,13 @@ class CommandHandler:
                     reload = "stale"
                 except DuplicateCommand as duplicate:
                     return _answer(duplicate.result, command), None
+                except WalletRefused as refusal:
+                    # The operator's answer, not a guess of ours: asking it again would only
+                    # send new bets. Remembered like the rules' refusals.
+                    stored = await self._remember_refusal(table_id, command, command_id, refusal)
+                    if stored is None:
+                        raise
+                    return _answer(stored, command), None
                 except (RuleViolation, VersionMismatch) as refusal:
                     if reload is None:
                         # Decided on a guess: a refusal is only answered from a fresh load.
@@ -318,11 +354,13 @@ class CommandHandler:
         expected_version: int | None,
         request_id: str | None,
         must_exist: bool,
+        session: tuple[str, str] | None,
         *,
         reload: str | None,
     ) -> tuple[CommandResult, list[str], Table]:
+        seamless_actor = actor.role == "player" and await self._seamless(actor.id)
         # The acting player's wallet comes with the table: most money moves are theirs.
-        mine = [actor.id] if actor.role == "player" else []
+        mine = [actor.id] if actor.role == "player" and not seamless_actor else []
         fresh = reload is not None
         cached = None if fresh else self._cache.table(table_id)
         held = self._cache.wallets(mine) if cached else None
@@ -346,7 +384,12 @@ class CommandHandler:
             raise RuleViolation("table_already_opened")
         batches = [(command, actor, command_id, decide(table, command, actor, table_id=table_id))]
         if isinstance(command, SitDown):
-            check_seating(actor.id, {k: v.wallet for k, v in held.items()}, table.rules.currency)
+            if seamless_actor:
+                _check_session_currency(session, table.rules.currency)
+            else:
+                check_seating(
+                    actor.id, {k: v.wallet for k, v in held.items()}, table.rules.currency
+                )
         state = fold(table, batches[0][3])
         test_deck: tuple[str, ...] = ()
         if state.needs_round:
@@ -358,6 +401,8 @@ class CommandHandler:
             state = fold(state, opened)
         every_event = [e for *_, events in batches for e in events]
         touched = wallets_touched(every_event)
+        seamless = {w for w in touched if await self._seamless(w)}
+        touched = [w for w in touched if w not in seamless]
         if not set(touched) <= held.keys():
             others = [w for w in touched if w not in held]
             more = self._cache.wallets(others) if not fresh else None
@@ -366,8 +411,56 @@ class CommandHandler:
                 self._cache.remember_loaded(more)
             held = {**held, **more}
         if touched:
-            check_funds(every_event, {k: v.wallet for k, v in held.items()}, state.rules.currency)
-        appends = _appends(table_id, version, batches, held, request_id)
+            check_funds(
+                [e for e in every_event if not _moves(e, seamless)],
+                {k: v.wallet for k, v in held.items()},
+                state.rules.currency,
+            )
+        placed = None
+        debits = [e for e in every_event if isinstance(e, WalletDebited) and _moves(e, seamless)]
+        if debits:
+            placed = await self._place_bets(conn, debits, actor, session, command_id)
+        try:
+            return await self._append(
+                conn,
+                table_id,
+                command,
+                version,
+                batches,
+                held,
+                seamless,
+                state,
+                every_event,
+                request_id,
+                command_id,
+                test_deck,
+                placed,
+            )
+        except BaseException:
+            if placed is not None:
+                await self._undo(conn, placed)
+            raise
+        finally:
+            if placed is not None:
+                await self._release(conn, placed)
+
+    async def _append(
+        self,
+        conn: Any,
+        table_id: str,
+        command: Command,
+        version: int,
+        batches: list[tuple[Command, Actor, str, list[Event]]],
+        held: dict[str, wallets.HeldWallet],
+        seamless: set[str],
+        state: Table,
+        every_event: list[Event],
+        request_id: str | None,
+        command_id: str,
+        test_deck: tuple[str, ...],
+        placed: PlacedBets | None,
+    ) -> tuple[CommandResult, list[str], Table]:
+        appends = _appends(table_id, version, batches, held, request_id, seamless)
         result = CommandResult(
             table_id=table_id,
             fingerprint=fingerprint(command),
@@ -383,6 +476,19 @@ class CommandHandler:
         timers.sync(writes, state)
         wallets.apply(writes, appends)
         history.record_settled(writes, state, every_event)
+        settled = next((e.round for e in every_event if isinstance(e, RoundSettled)), None)
+        credits = _seamless_credits(batches, seamless)
+        if placed is not None:
+            commit_writes(writes, placed)
+        if credits or settled is not None:
+            queue_credits(
+                writes,
+                credits,
+                table_id=table_id,
+                currency=state.rules.currency,
+                settled_round=settled,
+                attempt_id=placed.attempt_id if placed else None,
+            )
         if test_deck:
             writes.add(
                 "used_test_deck",
@@ -399,7 +505,62 @@ class CommandHandler:
             side_writes=writes,
         )
         self._cache.committed(table_id, result.version, state, recorded, every_event)
+        if credits or settled is not None:
+            self._owed()
         return result, [a.stream_id for a in appends], state
+
+    async def _seamless(self, wallet_id: str) -> bool:
+        """Whether the player's money lives at a seamless operator."""
+        operator_id = operator_of(wallet_id).operator_id
+        if operator_id == DEFAULT_OPERATOR or self._operators is None:
+            return False
+        return await self._operators.seamless(operator_id)
+
+    async def _place_bets(
+        self,
+        conn: Any,
+        debits: list[WalletDebited],
+        actor: Actor,
+        session: tuple[str, str] | None,
+        command_id: str,
+    ) -> PlacedBets:
+        assert self._operators is not None
+        adapters = {}
+        sessions: dict[str, tuple[str, str]] = {}
+        for debit in debits:
+            ref = operator_of(debit.wallet_id)
+            adapter = await self._operators.wallet(ref.operator_id)
+            assert adapter is not None
+            adapters[ref.operator_id] = adapter
+            if debit.wallet_id == actor.id and session is not None:
+                sessions[debit.wallet_id] = session
+            elif debit.wallet_id not in sessions:
+                sessions[debit.wallet_id] = await _latest_session(
+                    conn, ref.operator_id, ref.player_id
+                )
+        try:
+            return await place_bets(
+                conn, adapters, debits, sessions=sessions, command_id=command_id
+            )
+        finally:
+            self._owed()  # a refusal or an unknown outcome queued rollbacks
+
+    async def _undo(self, conn: Any, placed: PlacedBets) -> None:
+        """The bets were accepted but the command was not recorded: roll them back. If even
+        that fails (the connection is gone), recovery finds the bets and does it."""
+        try:
+            await undo(conn, placed.attempt_id, "the command was not recorded")
+        except Exception as error:
+            _log.warning(
+                "wallet_undo_deferred", attempt=str(placed.attempt_id), error=type(error).__name__
+            )
+        self._owed()
+
+    async def _release(self, conn: Any, placed: PlacedBets) -> None:
+        try:
+            await release(conn, placed.attempt_id)
+        except Exception as error:  # the connection is gone, and the lock with it
+            _log.info("wallet_release_skipped", error=type(error).__name__)
 
     async def _next_deck(self, conn: Any, table_id: str) -> tuple[str, ...]:
         """Test mode: the deck set for the next round (used up when the round opens)."""
@@ -413,19 +574,66 @@ def _is_wallet_event(event: Event) -> bool:
     return isinstance(event, WalletEvent)
 
 
+def _moves(event: Event, seamless: set[str]) -> bool:
+    """Whether the event moves a seamless player's money."""
+    return isinstance(event, WalletDebited | WalletCredited) and event.wallet_id in seamless
+
+
+def _seamless_credits(
+    batches: Sequence[tuple[Command, Actor, str, list[Event]]], seamless: set[str]
+) -> list[Credit]:
+    """The seamless players' credits, with the ids their events are appended under."""
+    if not seamless:
+        return []
+    return [
+        Credit(uuid.uuid5(_NAMESPACE, f"{command_id}:{index}"), event)
+        for _, _, command_id, events in batches
+        for index, event in enumerate(events)
+        if isinstance(event, WalletCredited) and event.wallet_id in seamless
+    ]
+
+
+def _check_session_currency(session: tuple[str, str] | None, currency: str) -> None:
+    """A seamless player sits down with a launched session in the table's currency."""
+    if session is None:
+        raise RuleViolation(
+            "session_ended", "a seamless operator's player plays with a launched session"
+        )
+    if session[1] != currency:
+        raise RuleViolation(
+            "currency_mismatch", f"the table plays in {currency}, the session in {session[1]}"
+        )
+
+
+async def _latest_session(conn: Any, operator_id: str, player_id: str) -> tuple[str, str]:
+    row = await conn.fetchrow(
+        "SELECT session_id, currency FROM game_sessions WHERE operator_id = $1 AND player_id = $2"
+        " ORDER BY created_at DESC LIMIT 1",
+        operator_id,
+        player_id,
+    )
+    if row is None:
+        raise RuleViolation("session_ended", "the player has no game session")
+    return row["session_id"], row["currency"]
+
+
 def _appends(
     table_id: str,
     version: int,
     batches: Sequence[tuple[Command, Actor, str, list[Event]]],
     held: dict[str, wallets.HeldWallet],
     request_id: str | None,
+    seamless: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> list[StreamAppend]:
     by_stream: dict[str, list[NewEvent]] = {}
     debited: set[str] = set()
     for command, actor, command_id, events in batches:
         meta = _metadata(command, actor, command_id, request_id)
         for index, event in enumerate(events):
-            if _is_wallet_event(event):
+            if _is_wallet_event(event) and event.wallet_id in seamless:  # type: ignore[union-attr]
+                # The operator holds the balance: the stream records, it does not guard.
+                stream = seamless_stream(event.wallet_id)  # type: ignore[union-attr]
+            elif _is_wallet_event(event):
                 stream = wallet_stream(event.wallet_id)  # type: ignore[union-attr]
                 if type(event).__name__ == "WalletDebited":
                     debited.add(stream)
@@ -445,7 +653,7 @@ def _appends(
     for stream, new_events in by_stream.items():
         if stream == table_stream(table_id):
             expected: int | None = version
-        elif stream in debited:
+        elif stream in debited and stream.startswith("wallet-"):
             # A debit must see the balance it was checked against.
             expected = held[stream.removeprefix("wallet-")].version
         else:

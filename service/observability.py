@@ -26,6 +26,9 @@ __all__ = [
     "PROJECTION_LAG",
     "SSE_CONNECTIONS",
     "TABLE_LOADS",
+    "WALLET_CALLS",
+    "WALLET_MANUAL",
+    "WALLET_OWED",
     "configure_logging",
     "observe_command",
     "request_id_middleware",
@@ -45,6 +48,19 @@ TABLE_LOADS: Final = Counter(
     "Commands that loaded their table instead of deciding on this instance's last commit:"
     " not_cached, stale (another instance or a transfer moved it), refusal (confirmed)",
     ["why"],
+)
+WALLET_CALLS: Final = Counter(
+    "russian_poker_wallet_calls_total",
+    "Outbox calls to seamless operators' wallets, by kind and the operator's status",
+    ["kind", "status"],
+)
+WALLET_OWED: Final = Gauge(
+    "russian_poker_wallet_owed_players",
+    "Players with a win or rollback still owed by the outbox",
+)
+WALLET_MANUAL: Final = Gauge(
+    "russian_poker_wallet_manual_calls",
+    "Wallet calls given up after the retry period, for manual handling",
 )
 SSE_CONNECTIONS: Final = Gauge("russian_poker_sse_connections", "Open live-table streams")
 PROJECTION_LAG: Final = Gauge(

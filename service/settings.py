@@ -44,6 +44,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Run the catch-up projections (audit trail); one instance leads each at a time."""
     clock: bool = True
     """Send the rules' time-outs from this instance (every instance may; each goes once)."""
+    outbox: bool = True
+    """Deliver seamless operators' owed wins and rollbacks from this instance (every instance
+    may; each call has one deliverer at a time)."""
+    wallet_retry_for_s: Annotated[int, msgspec.Meta(ge=1, le=86_400 * 30)] = 86_400
+    """How long an owed win or rollback is sent again before it is flagged for manual
+    handling (WALLET-PROTOCOL §3.3: at least 24 hours in production)."""
+    wallet_backoff_max_s: Annotated[float, msgspec.Meta(ge=0.01, le=3600)] = 60.0
+    """The longest wait between two attempts of an owed call (backoff doubles up to it)."""
     cors_origins: tuple[str, ...] = ()
     """Browser origins (``scheme://host[:port]`` or ``*``) allowed to call the API across
     origins; none means CORS is off, as it should be where the frontend's server proxies."""
@@ -66,6 +74,9 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_COMMAND_ATTEMPTS": "command_attempts",
     "RUSSIAN_POKER_CACHED_TABLES": "cached_tables",
     "RUSSIAN_POKER_CORS_ORIGINS": "cors_origins",
+    "RUSSIAN_POKER_OUTBOX": "outbox",
+    "RUSSIAN_POKER_WALLET_RETRY_FOR_S": "wallet_retry_for_s",
+    "RUSSIAN_POKER_WALLET_BACKOFF_MAX_S": "wallet_backoff_max_s",
 }
 
 
@@ -98,6 +109,10 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
             )
         if not settings.database_url:
             raise ConfigurationError("DATABASE_URL: production needs an explicit database")
+        if settings.wallet_retry_for_s < 86_400:
+            raise ConfigurationError(
+                "RUSSIAN_POKER_WALLET_RETRY_FOR_S: production retries owed calls at least 24 h"
+            )
     directory = settings.data_dir or str(data_dir())
     secret = settings.jwt_secret or _development_secret(Path(directory))
     return msgspec.structs.replace(settings, data_dir=directory, jwt_secret=secret)

@@ -24,7 +24,9 @@ from service.app.bodies import check_body
 from service.app.controllers.audit import AuditController
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
+from service.app.controllers.operators import OperatorController
 from service.app.controllers.problems import ProblemsController
+from service.app.controllers.sessions import SessionController
 from service.app.controllers.tables import TableController
 from service.app.controllers.wallets import WalletController
 from service.app.dependencies import (
@@ -42,6 +44,8 @@ from service.clock import Clock
 from service.database import database_url, migrated, wait_for_database
 from service.handling import CommandHandler, WalletHandler
 from service.live import LiveHub
+from service.operators import OperatorRegistry
+from service.wallet.outbox import Outbox
 from service.observability import (
     SSE_CONNECTIONS,
     configure_logging,
@@ -78,6 +82,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await wait_for_database(url, settings.database_wait_s)
         await migrated(url)
         pool = await create_pool(url, min_size=2, max_size=settings.pool_size)
+        operators = OperatorRegistry(pool)
+        outbox = Outbox(
+            pool,
+            operators,
+            retry_for_s=settings.wallet_retry_for_s,
+            backoff_max_s=settings.wallet_backoff_max_s,
+        )
         commands = CommandHandler(
             pool,
             attempts=settings.command_attempts,
@@ -85,12 +96,23 @@ def create_app(settings: Settings | None = None) -> Litestar:
             cache=CommittedCache(
                 tables=settings.cached_tables, wallets=16 * settings.cached_tables
             ),
+            operators=operators,
+            owed=outbox.wake,
         )
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)
         audit = ProjectionRunner(AuditProjection(), dsn=url, pool=pool)
-        app.state.update(pool=pool, commands=commands, wallets=WalletHandler(pool), hub=hub)
+        app.state.update(
+            pool=pool,
+            commands=commands,
+            wallets=WalletHandler(pool),
+            hub=hub,
+            operators=operators,
+            outbox=outbox,
+        )
         await hub.start()
+        if settings.outbox:
+            outbox.start()
         SSE_CONNECTIONS.set_function(lambda: hub.connections)
         if settings.clock:
             clock.start()
@@ -105,7 +127,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             # Stop taking time-outs, hand projection leadership over and close live streams
             # before the pool goes.
             await clock.stop()
+            await outbox.stop()
             await commands.close()
+            await operators.aclose()
             await audit.stop()
             await hub.stop()
             await pool.close()
@@ -114,6 +138,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=[
             TableController,
             WalletController,
+            OperatorController,
+            SessionController,
             HistoryController,
             AuditController,
             HealthController,

@@ -1,4 +1,8 @@
-"""Bearer JWTs carrying a role and, for players, a player id.
+"""Bearer JWTs carrying a role, an operator and, for players, a player id.
+
+A player's token is a launched session's (``sid``, bound to its operator, player and
+currency) or a development token minted by ``russian-poker token``. Tokens without an
+operator claim belong to the default operator, so single-tenant use is unchanged.
 
 HS256 only: the algorithm is pinned on decode, so ``alg=none`` and algorithm-confusion
 tokens are refused along with forged, wrong-secret and expired ones (401). A valid token of
@@ -14,23 +18,59 @@ import jwt
 import msgspec
 from litestar import Request
 from litestar.connection import ASGIConnection
-from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
+from litestar.exceptions import (
+    NotAuthorizedException,
+    NotFoundException,
+    PermissionDeniedException,
+)
 
-__all__ = ["Principal", "Role", "mint_token", "principal_from", "rate_limit_key", "require"]
+from service.tenancy import DEFAULT_OPERATOR
 
-Role = Literal["player", "operator", "auditor"]
+__all__ = [
+    "Principal",
+    "Role",
+    "mint_token",
+    "principal_from",
+    "rate_limit_key",
+    "require",
+    "require_operator",
+]
+
+Role = Literal["player", "operator", "auditor", "admin"]
 _ALGORITHM = "HS256"
 
 
 class Principal(msgspec.Struct, frozen=True, kw_only=True):
     role: Role
     subject: str
-    """The player id for players; a name for operators and auditors."""
+    """The game's player id for players (``operator:player``, bare for the default
+    operator); a name for staff."""
+    operator: str = DEFAULT_OPERATOR
+    """The operator the token acts for; an admin's acts for every operator."""
+    session_id: str | None = None
+    """The launched session a player's token belongs to (none for development tokens)."""
+    currency: str | None = None
+    """The session's currency."""
 
 
-def mint_token(secret: str, role: Role, subject: str, ttl_s: int = 3600) -> str:
+def mint_token(
+    secret: str,
+    role: Role,
+    subject: str,
+    ttl_s: int = 3600,
+    *,
+    operator: str = DEFAULT_OPERATOR,
+    session_id: str | None = None,
+    currency: str | None = None,
+) -> str:
     now = int(time.time())
-    claims = {"sub": subject, "role": role, "iat": now, "exp": now + ttl_s}
+    claims: dict[str, Any] = {"sub": subject, "role": role, "iat": now, "exp": now + ttl_s}
+    if operator != DEFAULT_OPERATOR:
+        claims["op"] = operator
+    if session_id is not None:
+        claims["sid"] = session_id
+    if currency is not None:
+        claims["cur"] = currency
     return jwt.encode(claims, secret, algorithm=_ALGORITHM)
 
 
@@ -54,7 +94,16 @@ def decode_token(secret: str, token: str) -> Principal:
     except jwt.PyJWTError:
         raise NotAuthorizedException("the token is not valid") from None
     try:
-        principal = msgspec.convert({"role": claims["role"], "subject": claims["sub"]}, Principal)
+        principal = msgspec.convert(
+            {
+                "role": claims["role"],
+                "subject": claims["sub"],
+                "operator": claims.get("op", DEFAULT_OPERATOR),
+                "session_id": claims.get("sid"),
+                "currency": claims.get("cur"),
+            },
+            Principal,
+        )
     except msgspec.ValidationError:
         raise NotAuthorizedException("the token's claims are not valid") from None
     if len(_VERIFIED) >= _VERIFIED_MAX:
@@ -78,6 +127,17 @@ def require(principal: Principal, *roles: Role) -> Principal:
     return principal
 
 
+def require_operator(principal: Principal, operator_id: str, *roles: Role) -> Principal:
+    """An admin, or one of ``roles`` acting for ``operator_id``: an operator's token never
+    reaches another operator's data (answered 404, so ids of others are not confirmed)."""
+    if principal.role == "admin":
+        return principal
+    require(principal, *roles)
+    if principal.operator != operator_id:
+        raise NotFoundException(f"no operator {operator_id!r}")
+    return principal
+
+
 def rate_limit_key(request: Request[Any, Any, Any]) -> str:
     """Who a request counts against: the verified player (or staff member), else the address.
 
@@ -89,4 +149,4 @@ def rate_limit_key(request: Request[Any, Any, Any]) -> str:
     except NotAuthorizedException:
         client = request.client
         return f"address:{client.host if client else 'unknown'}"
-    return f"{principal.role}:{principal.subject}"
+    return f"{principal.role}:{principal.operator}:{principal.subject}"

@@ -86,7 +86,12 @@ _RULE_ACTIONS: Final = {
     "not_deciding": "Wait for the decisions phase of the round.",
     "no_dealer_draw": "Decide to play or fold instead.",
     "stale_timeout": "Nothing to do: the timer was overtaken by another move.",
-    "insufficient_funds": "Bet less, or have the operator deposit into the wallet.",
+    "insufficient_funds": "Bet less, or have the operator deposit into the wallet. With a"
+    " seamless wallet the problem's `balance` is the balance the operator reported.",
+    "wrong_operator": "Sit at a table of your own operator, or at a shared table.",
+    "session_ended": "Ask the operator's platform to launch a new game session.",
+    "player_blocked": "The operator has blocked the player; they must contact the operator.",
+    "limit_reached": "The operator's responsible-gaming limit is reached; bet less or later.",
     "ante_out_of_range": "Bet within the table's ante limits (see its ruleset).",
     "bonus_out_of_range": "Bet the bonus within the table's limits, or none.",
     "bonus_not_offered": "Leave the bonus out at this table.",
@@ -316,6 +321,63 @@ _SERVICE: Final = [
         "Give every new transfer a new `transfer_id`; reuse one only to retry exactly"
         " the same transfer.",
         "transfer dep-1 was a deposit of 100000",
+    ),
+    _entry(
+        "wallet_unavailable",
+        503,
+        "Operator wallet unavailable",
+        "A seamless operator's wallet did not confirm a bet of the command (a time-out, a"
+        " dropped connection, an error or an unreadable answer). The service rolled the"
+        " command's bets back and recorded nothing; the refusal is not remembered under the"
+        " `Idempotency-Key` (WALLET-PROTOCOL §3.2).",
+        "Send the same command again after `Retry-After` seconds; it is a new attempt with"
+        " new transaction ids, and the key still works.",
+        "the operator's wallet did not confirm the bet; it was rolled back and nothing was"
+        " recorded: send the command again",
+    ),
+    _entry(
+        "invalid_operator",
+        422,
+        "Invalid operator",
+        "An operator's registration breaks WALLET-PROTOCOL §1: its id, name, currencies,"
+        " or wallet (mode, URL, secret, time-out; plain http in production to a non-loopback"
+        " host).",
+        "Fix the field the detail names and register again.",
+        "wallet.url: https is required in production (http only to loopback)",
+    ),
+    _entry(
+        "operator_exists",
+        409,
+        "Operator exists",
+        "`POST /v1/operators` names an operator that is registered already.",
+        "Update it with `PUT /v1/operators/{id}`, or choose another id.",
+        "operator 'acme' is registered already",
+    ),
+    _entry(
+        "invalid_player_id",
+        422,
+        "Invalid player id",
+        "A player id (a session's or a wallet's) holds a space, a `/` or, for the default"
+        " operator, a `:`; ids go into paths and the game's namespaced ids.",
+        "Use the operator's id for the player without those characters.",
+        "player_id: no spaces, / or :",
+    ),
+    _entry(
+        "currency_not_allowed",
+        422,
+        "Currency not allowed",
+        "A session is launched in a currency the operator is not registered for.",
+        "Launch it in one of the operator's currencies, or have an admin add the currency.",
+        "currency: the operator plays in EUR",
+    ),
+    _entry(
+        "seamless_operator",
+        409,
+        "Seamless operator",
+        "An internal wallet is asked for by an operator whose wallet is seamless: its"
+        " players' money stays at the operator and the game keeps no wallet for them.",
+        "Launch sessions and let the game call your wallet; see docs/integration.md.",
+        "this operator's wallet is seamless: the game keeps no wallets for its players",
     ),
     _entry(
         "busy",

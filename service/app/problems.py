@@ -27,6 +27,7 @@ from service.handling import (
 )
 from service.rules.errors import RuleViolation
 from service.rules.presets import RulesetError
+from service.wallet.bets import WalletRefused, WalletUnavailable
 
 __all__ = ["REPLAYED", "STATUS_OF_KIND", "problem", "problem_details_plugin", "problem_type"]
 
@@ -96,7 +97,21 @@ def _http(exc: HTTPException) -> ProblemDetailsException:
 def _refusal(exc: RuleViolation) -> ProblemDetailsException:
     # A refusal remembered under the command's key says so: the key is spent.
     replayed = {REPLAYED: "true"} if isinstance(exc, ReplayedRefusal) else None
-    return _problem(exc.code, STATUS_OF_KIND[exc.kind], exc.message, headers=replayed)
+    extra = {}
+    if isinstance(exc, WalletRefused) and exc.balance is not None:
+        extra["balance"] = exc.balance  # the operator's own figure (WALLET-PROTOCOL §3.2)
+    return _problem(exc.code, STATUS_OF_KIND[exc.kind], exc.message, headers=replayed, **extra)
+
+
+def _wallet_unavailable(exc: Exception) -> ProblemDetailsException:
+    # Never the operator's answer or address: only that the bet's outcome was unknown.
+    return _problem(
+        "wallet_unavailable",
+        503,
+        "the operator's wallet did not confirm the bet; it was rolled back and nothing was"
+        " recorded: send the command again",
+        headers={"Retry-After": str(WalletUnavailable.retry_after_s)},
+    )
 
 
 def _version(exc: VersionMismatch) -> ProblemDetailsException:
@@ -144,6 +159,7 @@ def problem_details_plugin() -> ProblemDetailsPlugin:
                 TransferMismatch: _fixed("transfer_id_reused", 409),
                 RulesetError: _fixed("invalid_ruleset", 422),
                 IdempotencyKeyReused: _fixed("idempotency_key_reused", 422),
+                WalletUnavailable: _wallet_unavailable,
                 OSError: _unavailable,
                 TimeoutError: _unavailable,
                 asyncpg.PostgresConnectionError: _unavailable,

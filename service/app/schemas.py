@@ -74,6 +74,15 @@ class CreateTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
             )
         ),
     ] = None
+    shared: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Admin only: a shared multiplayer table, where players of every operator sit"
+                " and each one's money moves through their own operator."
+            )
+        ),
+    ] = False
 
 
 class CreateWallet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -231,6 +240,12 @@ class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
     private: Annotated[
         bool, msgspec.Meta(description="Only the player the table was opened for may sit.")
     ]
+    operator_id: Annotated[str, msgspec.Meta(description="The operator the table belongs to.")] = (
+        "default"
+    )
+    shared: Annotated[
+        bool, msgspec.Meta(description="Players of every operator may sit at this table.")
+    ] = False
     currency: Annotated[
         str,
         msgspec.Meta(

@@ -12,6 +12,7 @@ import uvicorn
 
 from service.app.auth import mint_token
 from service.settings import ConfigurationError, load_settings
+from service.tenancy import DEFAULT_OPERATOR, OPERATOR_ID, game_player_id, valid_operator_player
 
 __all__ = ["GracefulServer", "serve", "token"]
 
@@ -111,19 +112,39 @@ class GracefulServer(uvicorn.Server):
 
 @click.command()
 @click.option("--player", "player", help="Mint a player token for this player id.")
-@click.option("--role", type=click.Choice(["operator", "auditor"]), help="Mint a staff token.")
+@click.option(
+    "--role", type=click.Choice(["operator", "auditor", "admin"]), help="Mint a staff token."
+)
+@click.option(
+    "--operator",
+    "operator_id",
+    default=DEFAULT_OPERATOR,
+    show_default=True,
+    help="The operator the token acts for (a player's: whose player they are).",
+)
 @click.option("--name", default="staff", show_default=True, help="Subject of a staff token.")
 @click.option("--ttl", default=None, type=click.IntRange(1, 86_400 * 30), help="Seconds valid.")
-def token(player: str | None, role: str | None, name: str, ttl: int | None) -> None:
+def token(
+    player: str | None, role: str | None, operator_id: str, name: str, ttl: int | None
+) -> None:
     """Print a bearer token signed with the same secret ``serve`` uses."""
     if (player is None) == (role is None):
-        raise click.UsageError("give exactly one of --player ID or --role operator|auditor")
+        raise click.UsageError("give exactly one of --player ID or --role operator|auditor|admin")
+    if operator_id != DEFAULT_OPERATOR and not OPERATOR_ID.match(operator_id):
+        raise click.UsageError("--operator: lower-case letters, digits, - and _")
     try:
         settings = load_settings()
     except ConfigurationError as exc:
         raise click.ClickException(str(exc)) from None
     lifetime = ttl or settings.jwt_ttl_s
     if player is not None:
-        click.echo(mint_token(settings.jwt_secret, "player", player, lifetime))
+        if not valid_operator_player(operator_id, player):
+            raise click.UsageError("--player: no spaces, / or : in a player id")
+        subject = game_player_id(operator_id, player)
+        click.echo(
+            mint_token(settings.jwt_secret, "player", subject, lifetime, operator=operator_id)
+        )
     else:
-        click.echo(mint_token(settings.jwt_secret, role, name, lifetime))  # type: ignore[arg-type]
+        click.echo(
+            mint_token(settings.jwt_secret, role, name, lifetime, operator=operator_id)  # type: ignore[arg-type]
+        )

@@ -14,6 +14,10 @@ REFUSALS: Final[dict[str, tuple[RefusalKind, str]]] = {
     "wrong_role": ("forbidden", "this command is not for your role"),
     "not_your_box": ("forbidden", "the box belongs to another player"),
     "table_private": ("forbidden", "the table is private"),
+    "wrong_operator": ("forbidden", "the table belongs to another operator"),
+    "session_ended": ("forbidden", "the game session has ended"),
+    "player_blocked": ("forbidden", "the operator has blocked the player"),
+    "limit_reached": ("conflict", "the operator's limit for the player is reached"),
     # what it names
     "no_such_box": ("not_found", "no such box in this round"),
     "no_such_seat": ("not_found", "no such seat"),

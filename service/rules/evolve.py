@@ -62,6 +62,8 @@ def evolve(state: Table, event: Event) -> Table:
                 ruleset=event.ruleset,
                 status="open",
                 private_for=event.private_for,
+                operator_id=event.operator_id,
+                shared=event.shared,
                 seats=(None,) * event.ruleset.boxes,
             )
         case TableClosed():

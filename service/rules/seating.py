@@ -28,6 +28,7 @@ from service.rules.deck import SEED_BYTES, commitment, stacked
 from service.rules.errors import RuleViolation
 from service.rules.guards import need_open, need_phase, need_role, need_seat
 from service.rules.state import Table
+from service.tenancy import operator_of
 
 __all__ = [
     "close_table",
@@ -51,6 +52,8 @@ def open_table(table: Table, command: OpenTable, actor: Actor, table_id: str) ->
             name=command.name,
             ruleset=command.ruleset,
             private_for=command.private_for,
+            operator_id=command.operator_id,
+            shared=command.shared,
         )
     ]
 
@@ -120,6 +123,8 @@ def sit_down(table: Table, command: SitDown, actor: Actor) -> list[Event]:
     need_open(table)
     if table.private_for is not None and table.private_for != actor.id:
         raise RuleViolation("table_private")
+    if not table.shared and operator_of(actor.id).operator_id != table.operator_id:
+        raise RuleViolation("wrong_operator")
     if table.seat_of(actor.id) is not None:
         raise RuleViolation("already_seated")
     free = [i + 1 for i, holder in enumerate(table.seats) if holder is None]

@@ -157,6 +157,10 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: Ruleset | None = None
     status: Literal["new", "open", "closed"] = "new"
     private_for: str | None = None
+    operator_id: str = "default"
+    """The operator whose players sit here (WALLET-PROTOCOL §1)."""
+    shared: bool = False
+    """Players of every operator may sit; each one's money moves through their own."""
     seats: tuple[str | None, ...] = ()
     """Seat ``i + 1`` is held by ``seats[i]``."""
     round: Round | None = None

@@ -164,7 +164,9 @@ class Answer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     status: Annotated[Status, msgspec.Meta(description="`ok`, or why the call was not applied.")]
     balance: Annotated[
         int | None,
-        msgspec.Meta(description="The player's balance after the call (and on insufficient_funds)."),
+        msgspec.Meta(
+            description="The player's balance after the call (and on insufficient_funds)."
+        ),
     ] = None
     operator_transaction_id: Annotated[
         str | None, msgspec.Meta(description="The operator's own id for the money call.")

@@ -35,7 +35,12 @@ def sign(secret: str, body: bytes, *, now: float | None = None) -> str:
 
 
 def verify(
-    secret: str, body: bytes, header: str | None, *, now: float | None = None, window_s: int = WINDOW_S
+    secret: str,
+    body: bytes,
+    header: str | None,
+    *,
+    now: float | None = None,
+    window_s: int = WINDOW_S,
 ) -> int:
     """Check ``header`` against ``body``; returns its ``t``, or raises :class:`BadSignature`."""
     if not header:

@@ -53,6 +53,8 @@ async def test_lobby_and_view_tell_free_boxes_from_boxes_in_play(api: httpx.Asyn
         "game": "russian",
         "status": "open",
         "private": False,
+        "operator_id": "default",
+        "shared": False,
         "currency": "EUR",
         "ante_min": 50,
         "ante_max": 5_000,

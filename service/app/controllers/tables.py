@@ -52,6 +52,7 @@ from service.rules.cards import CardError, parse_cards
 from service.rules.errors import RuleViolation
 from service.rules.presets import make_ruleset
 from service.rules.state import Table
+from service.sessions import check_active
 
 __all__ = ["TableController"]
 
@@ -107,7 +108,29 @@ def viewer_of(principal: Principal) -> Viewer:
 
 
 def _actor(principal: Principal) -> Actor:
-    return Actor(role=principal.role, id=principal.subject)
+    # An admin acts on tables as their operator does (a shared table has no other).
+    role = "operator" if principal.role == "admin" else principal.role
+    return Actor(role=role, id=principal.subject)
+
+
+def may_see(principal: Principal, state: Table) -> bool:
+    """Tables are an operator's own, or shared: an operator and its players see theirs
+    and the shared ones; admins and auditors see every table."""
+    if principal.role in ("admin", "auditor"):
+        return True
+    return state.shared or state.operator_id == principal.operator
+
+
+def _may_run(principal: Principal, state: Table) -> None:
+    """Closing, reopening and scripting a table is for its own operator (an admin's for a
+    shared one); another operator's table is not found."""
+    if principal.role == "admin":
+        return
+    require(principal, "operator")
+    if not may_see(principal, state):
+        raise NotFoundException(f"no table {state.table_id!r}")
+    if state.shared:
+        raise PermissionDeniedException("a shared table is run by an admin")
 
 
 def seen_by(state: Table, version: int, viewer: Viewer) -> TableView:
@@ -117,12 +140,23 @@ def seen_by(state: Table, version: int, viewer: Viewer) -> TableView:
     return table_view(state, version, viewer)
 
 
-async def load_view(pool: DbPool, table_id: str, viewer: Viewer) -> TableView:
+async def load_view(
+    pool: DbPool, table_id: str, viewer: Viewer, principal: Principal | None = None
+) -> TableView:
     async with pool.acquire() as conn:
         state, version = await tables.load(conn, table_id)
-    if version == 0:
+    if version == 0 or (principal is not None and not may_see(principal, state)):
         raise NotFoundException(f"no table {table_id!r}")
     return seen_by(state, version, viewer)
+
+
+async def _visible(pool: DbPool, principal: Principal, table_id: str) -> Table:
+    """The table, if it exists and the caller may see it (else 404 either way)."""
+    async with pool.acquire() as conn:
+        state, version = await tables.load(conn, table_id)
+    if version == 0 or not may_see(principal, state):
+        raise NotFoundException(f"no table {table_id!r}")
+    return state
 
 
 class TableController(Controller):
@@ -138,7 +172,7 @@ class TableController(Controller):
         async with pool.acquire() as conn:
             rows = await conn.fetch("SELECT table_id FROM table_states ORDER BY table_id")
             states = [(await tables.load(conn, row["table_id"]))[0] for row in rows]
-        return [lobby_entry(state) for state in states]
+        return [lobby_entry(state) for state in states if may_see(principal, state)]
 
     @post(
         "/",
@@ -154,7 +188,11 @@ class TableController(Controller):
         principal: Caller,
         state: State,
     ) -> TableView:
-        require(principal, "operator")
+        require(principal, "operator", "admin")
+        if data.shared != (principal.role == "admin"):
+            raise PermissionDeniedException(
+                "an admin opens shared tables, and only shared ones; operators their own"
+            )
         table_id = data.table_id or uuid.uuid4().hex[:12]
         if not _TABLE_ID.match(table_id):
             raise problem(
@@ -163,13 +201,19 @@ class TableController(Controller):
         ruleset = make_ruleset(data.preset, data.overrides)
         if data.test_deck is not None:
             await _store_test_deck(pool, table_id, _test_deck(state, data.test_deck))
-        command = OpenTable(ruleset=ruleset, name=data.name, private_for=data.private_for)
+        command = OpenTable(
+            ruleset=ruleset,
+            name=data.name,
+            private_for=data.private_for,
+            operator_id=principal.operator,
+            shared=data.shared,
+        )
         await commands.execute(table_id, command, _actor(principal))
         return await load_view(pool, table_id, viewer_of(principal))
 
     @get("/{table_id:str}", summary="The table in the caller's own view", responses=problems(404))
     async def show(self, table_id: TableId, pool: Pool, principal: Caller) -> TableView:
-        return await load_view(pool, table_id, viewer_of(principal))
+        return await load_view(pool, table_id, viewer_of(principal), principal)
 
     @post(
         "/{table_id:str}/close",
@@ -254,6 +298,11 @@ class TableController(Controller):
         # injected dependency would have Litestar resolve them in a task group per request.
         services = request.app.state
         commands: CommandHandler = services.commands
+        session = None
+        if principal.session_id is not None:
+            async with services.pool.acquire() as conn:
+                await check_active(conn, principal.session_id)
+            session = (principal.session_id, principal.currency or "")
         try:
             result, after = await commands.execute_with_state(
                 table_id,
@@ -263,6 +312,7 @@ class TableController(Controller):
                 expected_version=expected,
                 request_id=request_id_of(request),
                 must_exist=True,
+                session=session,
             )
         except UnknownTable:
             raise NotFoundException(f"no table {table_id!r}") from None
@@ -321,7 +371,7 @@ class TableController(Controller):
             ),
         ] = None,
     ) -> ServerSentEvent:
-        await _known(pool, table_id)
+        await _visible(pool, principal, table_id)
         viewer = viewer_of(principal)
         since = after if after is not None else _version(last_event_id)
 
@@ -356,12 +406,13 @@ class TableController(Controller):
         principal: Caller,
         state: State,
     ) -> StackedDeck:
-        require(principal, "operator")
+        require(principal, "operator", "admin")
         cards = _test_deck(state, data.cards)
         async with pool.acquire() as conn:
             table, version = await tables.load(conn, table_id)
         if not version:
             raise NotFoundException(f"no table {table_id!r}")
+        _may_run(principal, table)
         current = table.round
         if current is not None and current.phase == "betting":
             try:
@@ -387,6 +438,8 @@ def lobby_entry(state: Table) -> LobbyEntry:
         game=rules.game,
         status=state.status,
         private=state.private_for is not None,
+        operator_id=state.operator_id,
+        shared=state.shared,
         currency=rules.currency,
         ante_min=rules.ante_min,
         ante_max=rules.ante_max,
@@ -412,8 +465,8 @@ async def _operate(
     table_id: str,
     command: CloseTable | ReopenTable,
 ) -> TableView:
-    require(principal, "operator")
-    await _known(pool, table_id)
+    require(principal, "operator", "admin")
+    _may_run(principal, await _visible(pool, principal, table_id))
     await commands.execute(table_id, command, _actor(principal))
     return await load_view(pool, table_id, viewer_of(principal))
 
@@ -446,10 +499,3 @@ def _version(if_match: str | None) -> int | None:
     if not text.isdigit():
         raise problem("invalid_if_match", 400, 'If-Match: the table\'s version number, e.g. "12"')
     return int(text)
-
-
-async def _known(pool: DbPool, table_id: str) -> Any:
-    exists = await pool.fetchval("SELECT 1 FROM table_states WHERE table_id = $1", table_id)
-    if not exists:
-        raise NotFoundException(f"no table {table_id!r}")
-    return exists

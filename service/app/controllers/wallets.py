@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, Response, get, post
+import msgspec
+from litestar import Controller, Request, Response, get, post
 from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
@@ -13,17 +14,42 @@ from events.commands import Actor
 from service.app.auth import Principal, require
 from service.app.dependencies import Caller, DbPool, Pool, Wallets
 from service.app.params import WalletId, json_body
+from service.app.problems import problem
 from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
 from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
 from service.handling import TransferResult
+from service.operators import OperatorRegistry
+from service.tenancy import game_player_id, valid_operator_player
 
 __all__ = ["WalletController"]
 
 
-def _may_read(principal: Principal, wallet_id: str) -> None:
-    if principal.role == "player" and principal.subject != wallet_id:
+def _may_read(principal: Principal, wallet_id: str) -> str:
+    """The wallet's game id, if the caller may read it. Operators and players name wallets
+    by the operator's own player id; admins and auditors by the game's."""
+    internal = _internal_id(principal, wallet_id)
+    if principal.role == "player" and principal.subject != internal:
         raise PermissionDeniedException("players read only their own wallet")
+    return internal
+
+
+def _internal_id(principal: Principal, wallet_id: str) -> str:
+    if principal.role in ("admin", "auditor"):
+        return wallet_id
+    return game_player_id(principal.operator, wallet_id)
+
+
+async def _internal_operator(request: Request[Any, Any, Any], principal: Principal) -> None:
+    """Internal wallets are for operators in the internal mode; a seamless operator's
+    players' money stays at the operator."""
+    registry: OperatorRegistry = request.app.state.operators
+    if await registry.seamless(principal.operator):
+        raise problem(
+            "seamless_operator",
+            409,
+            "this operator's wallet is seamless: the game keeps no wallets for its players",
+        )
 
 
 _CreateWalletBody = Annotated[
@@ -56,10 +82,15 @@ class WalletController(Controller):
         wallets: Wallets,
         pool: Pool,
         principal: Caller,
+        request: Request[Any, Any, Any],
     ) -> WalletView:
         require(principal, "operator")
-        await wallets.open(data.wallet_id, data.currency, actor=_actor(principal))
-        return await _wallet(pool, data.wallet_id)
+        if not valid_operator_player(principal.operator, data.wallet_id):
+            raise problem("invalid_player_id", 422, "wallet_id: a player id without spaces, / or :")
+        await _internal_operator(request, principal)
+        internal = _internal_id(principal, data.wallet_id)
+        await wallets.open(internal, data.currency, actor=_actor(principal))
+        return await _wallet(pool, internal, data.wallet_id)
 
     @post(
         "/{wallet_id:str}/deposits",
@@ -77,9 +108,15 @@ class WalletController(Controller):
     ) -> Response[TransferResult]:
         require(principal, "operator")
         result = await wallets.transfer(
-            wallet_id, "deposit", data.transfer_id, data.amount, actor=_actor(principal)
+            _internal_id(principal, wallet_id),
+            "deposit",
+            data.transfer_id,
+            data.amount,
+            actor=_actor(principal),
         )
-        return answer(result, replayed=result.duplicate)
+        return answer(
+            msgspec.structs.replace(result, wallet_id=wallet_id), replayed=result.duplicate
+        )
 
     @post(
         "/{wallet_id:str}/withdrawals",
@@ -97,14 +134,19 @@ class WalletController(Controller):
     ) -> Response[TransferResult]:
         require(principal, "operator")
         result = await wallets.transfer(
-            wallet_id, "withdrawal", data.transfer_id, data.amount, actor=_actor(principal)
+            _internal_id(principal, wallet_id),
+            "withdrawal",
+            data.transfer_id,
+            data.amount,
+            actor=_actor(principal),
         )
-        return answer(result, replayed=result.duplicate)
+        return answer(
+            msgspec.structs.replace(result, wallet_id=wallet_id), replayed=result.duplicate
+        )
 
     @get("/{wallet_id:str}", summary="A wallet's balance", responses=problems(404))
     async def show(self, wallet_id: WalletId, pool: Pool, principal: Caller) -> WalletView:
-        _may_read(principal, wallet_id)
-        return await _wallet(pool, wallet_id)
+        return await _wallet(pool, _may_read(principal, wallet_id), wallet_id)
 
     @get(
         "/{wallet_id:str}/ledger",
@@ -130,12 +172,12 @@ class WalletController(Controller):
             int, QueryParameter(ge=1, le=500, description="Movements per page, 1..500.")
         ] = 50,
     ) -> LedgerPage:
-        _may_read(principal, wallet_id)
-        await _wallet(pool, wallet_id)
+        internal = _may_read(principal, wallet_id)
+        await _wallet(pool, internal, wallet_id)
         rows = await pool.fetch(
             "SELECT * FROM ledger WHERE wallet_id = $1 AND ($2::bigint IS NULL OR "
             "global_position < $2) ORDER BY global_position DESC LIMIT $3",
-            wallet_id,
+            internal,
             cursor,
             limit + 1,
         )
@@ -159,14 +201,15 @@ class WalletController(Controller):
 
 
 def _actor(principal: Principal) -> Actor:
-    return Actor(role=principal.role, id=principal.subject)
+    role = "operator" if principal.role == "admin" else principal.role
+    return Actor(role=role, id=principal.subject)
 
 
-async def _wallet(pool: DbPool, wallet_id: str) -> WalletView:
+async def _wallet(pool: DbPool, internal: str, shown: str) -> WalletView:
+    """The wallet ``internal``, named ``shown`` (the caller's own id for it)."""
     row = await pool.fetchrow(
-        "SELECT wallet_id, currency, balance, version FROM wallets WHERE wallet_id = $1",
-        wallet_id,
+        "SELECT currency, balance, version FROM wallets WHERE wallet_id = $1", internal
     )
     if row is None:
-        raise NotFoundException(f"no wallet {wallet_id!r}")
-    return WalletView(**dict(row))
+        raise NotFoundException(f"no wallet {shown!r}")
+    return WalletView(wallet_id=shown, **dict(row))

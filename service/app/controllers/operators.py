@@ -1,0 +1,192 @@
+"""Operators (tenants): an admin registers and updates them; each reads its own."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, Request, get, post, put
+from litestar.exceptions import NotFoundException
+from litestar.params import PathParameter
+from litestar.status_codes import HTTP_201_CREATED
+
+from service.app.auth import require, require_operator
+from service.app.dependencies import Caller
+from service.app.params import json_body
+from service.app.problems import problem
+from service.app.responses import problems
+from service.operators import (
+    InvalidOperator,
+    Operator,
+    OperatorRegistry,
+    WalletConfig,
+    check_operator,
+)
+
+__all__ = ["OperatorController", "OperatorId", "OperatorView", "RegisterOperator"]
+
+OperatorId = Annotated[
+    str, PathParameter(description="The operator's id (lower-case letters, digits, - and _).")
+]
+
+
+class RegisterOperator(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An operator's registration (WALLET-PROTOCOL §1)."""
+
+    operator_id: Annotated[
+        str, msgspec.Meta(description="Lower-case letters, digits, - and _, at most 64.")
+    ]
+    name: Annotated[str, msgspec.Meta(description="The operator's display name.")]
+    currencies: Annotated[
+        list[str], msgspec.Meta(description="ISO 4217 codes its players may play in.")
+    ]
+    wallet: Annotated[WalletConfig, msgspec.Meta(description="Where its players' money lives.")]
+
+
+class WalletView(msgspec.Struct, frozen=True, kw_only=True):
+    """An operator's wallet as shown: never the secret."""
+
+    mode: Annotated[str, msgspec.Meta(description="`internal` or `seamless`.")]
+    url: Annotated[str | None, msgspec.Meta(description="Seamless: the wallet's base URL.")]
+    timeout_ms: Annotated[
+        int | None, msgspec.Meta(description="Seamless: time-out of each wallet call.")
+    ]
+    secret_set: Annotated[
+        bool, msgspec.Meta(description="Whether a signing secret is held (it is never shown).")
+    ]
+
+
+class OperatorView(msgspec.Struct, frozen=True, kw_only=True):
+    """An operator as the API shows it."""
+
+    operator_id: Annotated[str, msgspec.Meta(description="The operator's id.")]
+    name: Annotated[str, msgspec.Meta(description="The operator's display name.")]
+    currencies: Annotated[list[str], msgspec.Meta(description="Currencies its players play in.")]
+    wallet: Annotated[WalletView, msgspec.Meta(description="Its wallet, without the secret.")]
+
+
+def view_of(operator: Operator) -> OperatorView:
+    wallet = operator.wallet
+    seamless = wallet.mode == "seamless"
+    return OperatorView(
+        operator_id=operator.operator_id,
+        name=operator.name,
+        currencies=list(operator.currencies),
+        wallet=WalletView(
+            mode=wallet.mode,
+            url=wallet.url,
+            timeout_ms=wallet.timeout_ms if seamless else None,
+            secret_set=bool(wallet.secret),
+        ),
+    )
+
+
+_EXAMPLES = (
+    (
+        "An operator with internal wallets",
+        RegisterOperator(
+            operator_id="acme",
+            name="Acme Casino",
+            currencies=["EUR"],
+            wallet=WalletConfig(mode="internal"),
+        ),
+    ),
+    (
+        "An operator with a seamless wallet",
+        RegisterOperator(
+            operator_id="beta",
+            name="Beta Gaming",
+            currencies=["EUR", "USD"],
+            wallet=WalletConfig(
+                mode="seamless",
+                url="http://127.0.0.1:9100/wallet",
+                secret="a-long-random-shared-secret",
+                timeout_ms=2000,
+            ),
+        ),
+    ),
+)
+_RegisterBody = Annotated[RegisterOperator, json_body(*_EXAMPLES)]
+
+
+def _registry(request: Request[Any, Any, Any]) -> OperatorRegistry:
+    registry: OperatorRegistry = request.app.state.operators
+    return registry
+
+
+def _checked(request: Request[Any, Any, Any], data: RegisterOperator) -> Operator:
+    operator = Operator(
+        operator_id=data.operator_id,
+        name=data.name,
+        currencies=tuple(data.currencies),
+        wallet=data.wallet,
+    )
+    production = request.app.state.settings.environment == "production"
+    try:
+        check_operator(operator, production=production)
+    except InvalidOperator as invalid:
+        raise problem("invalid_operator", 422, str(invalid)) from None
+    return operator
+
+
+class OperatorController(Controller):
+    path = "/v1/operators"
+    tags = ("operators",)
+
+    @post(
+        "/",
+        status_code=HTTP_201_CREATED,
+        summary="Register an operator (admin)",
+        responses=problems(409, 413, 422),
+    )
+    async def register(
+        self, data: _RegisterBody, request: Request[Any, Any, Any], principal: Caller
+    ) -> OperatorView:
+        require(principal, "admin")
+        operator = _checked(request, data)
+        registry = _registry(request)
+        if await registry.get(operator.operator_id) is not None:
+            raise problem(
+                "operator_exists", 409, f"operator {operator.operator_id!r} is registered already"
+            )
+        await registry.register(operator)
+        return view_of(operator)
+
+    @get("/", summary="Every operator (admin)", responses=problems())
+    async def index(self, request: Request[Any, Any, Any], principal: Caller) -> list[OperatorView]:
+        require(principal, "admin")
+        return [view_of(o) for o in await _registry(request).all()]
+
+    @get("/{operator_id:str}", summary="An operator, without its secret", responses=problems(404))
+    async def show(
+        self, operator_id: OperatorId, request: Request[Any, Any, Any], principal: Caller
+    ) -> OperatorView:
+        require_operator(principal, operator_id, "operator", "auditor")
+        return view_of(await _known(request, operator_id))
+
+    @put(
+        "/{operator_id:str}",
+        summary="Update an operator's registration (admin)",
+        responses=problems(404, 413, 422),
+    )
+    async def update(
+        self,
+        operator_id: OperatorId,
+        data: _RegisterBody,
+        request: Request[Any, Any, Any],
+        principal: Caller,
+    ) -> OperatorView:
+        require(principal, "admin")
+        if data.operator_id != operator_id:
+            raise problem("invalid_operator", 422, "operator_id: the body names another operator")
+        await _known(request, operator_id)
+        operator = _checked(request, data)
+        await _registry(request).register(operator)
+        return view_of(operator)
+
+
+async def _known(request: Request[Any, Any, Any], operator_id: str) -> Operator:
+    operator = await _registry(request).get(operator_id)
+    if operator is None:
+        raise NotFoundException(f"no operator {operator_id!r}")
+    return operator

@@ -1,0 +1,173 @@
+"""Game sessions: an operator launches one for a player, and may end it (WALLET-PROTOCOL §2)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, Request, delete, get, post
+from litestar.exceptions import NotFoundException
+from litestar.params import PathParameter
+from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
+
+from service.app.auth import mint_token, require
+from service.app.dependencies import Caller, Pool
+from service.app.params import json_body
+from service.app.problems import problem
+from service.app.responses import problems
+from service.operators import OperatorRegistry
+from service.sessions import Session, end_session, get_session, launch_session
+from service.tenancy import game_player_id, valid_operator_player
+
+__all__ = ["LaunchSession", "LaunchedSession", "SessionController"]
+
+SessionId = Annotated[str, PathParameter(description="The session's id.")]
+
+
+class LaunchSession(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Launch the game for one of the operator's players."""
+
+    player_id: Annotated[
+        str,
+        msgspec.Meta(
+            description="The operator's own id for the player (no spaces, / or :).",
+            min_length=1,
+            max_length=128,
+        ),
+    ]
+    currency: Annotated[
+        str, msgspec.Meta(description="One of the operator's currencies (ISO 4217).")
+    ]
+    table_id: Annotated[
+        str | None, msgspec.Meta(description="The table to open the game at, if any.")
+    ] = None
+    language: Annotated[
+        Annotated[str, msgspec.Meta(max_length=16)] | None,
+        msgspec.Meta(description="The player's language, e.g. `en` or `ru`."),
+    ] = None
+    lobby_url: Annotated[
+        Annotated[str, msgspec.Meta(max_length=2000)] | None,
+        msgspec.Meta(description="Where the client sends the player back to."),
+    ] = None
+
+
+class LaunchedSession(msgspec.Struct, frozen=True, kw_only=True):
+    """A launched session: its token is the player's bearer token for the API and stream."""
+
+    session_id: Annotated[str, msgspec.Meta(description="The session's id.")]
+    session_token: Annotated[
+        str,
+        msgspec.Meta(
+            description="The player's bearer token, bound to operator, player and currency."
+        ),
+    ]
+    player_id: Annotated[str, msgspec.Meta(description="The operator's own id for the player.")]
+    game_player_id: Annotated[
+        str, msgspec.Meta(description="The id the player has at the tables (`operator:player`).")
+    ]
+    currency: Annotated[str, msgspec.Meta(description="The session's currency.")]
+    expires_at: Annotated[datetime, msgspec.Meta(description="When the token stops working.")]
+    launch_url: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The game client's address for this session; the token is in the fragment,"
+                " which browsers never send to a server."
+            )
+        ),
+    ]
+
+
+_LaunchBody = Annotated[
+    LaunchSession,
+    json_body(
+        (
+            "Alice plays in euros at table vip-1",
+            LaunchSession(player_id="alice", currency="EUR", table_id="vip-1", language="en"),
+        )
+    ),
+]
+
+
+class SessionController(Controller):
+    path = "/v1/sessions"
+    tags = ("sessions",)
+
+    @post(
+        "/",
+        status_code=HTTP_201_CREATED,
+        summary="Launch a game session for a player (operator)",
+        responses=problems(404, 413, 422),
+    )
+    async def launch(
+        self, data: _LaunchBody, request: Request[Any, Any, Any], pool: Pool, principal: Caller
+    ) -> LaunchedSession:
+        require(principal, "operator")
+        registry: OperatorRegistry = request.app.state.operators
+        operator = await registry.get(principal.operator)
+        if operator is None:
+            raise NotFoundException(f"no operator {principal.operator!r}")
+        if not valid_operator_player(operator.operator_id, data.player_id):
+            raise problem("invalid_player_id", 422, "player_id: no spaces, / or :")
+        if operator.currencies and data.currency not in operator.currencies:
+            raise problem(
+                "currency_not_allowed",
+                422,
+                f"currency: the operator plays in {', '.join(operator.currencies)}",
+            )
+        settings = request.app.state.settings
+        async with pool.acquire() as conn:
+            session = await launch_session(
+                conn,
+                operator_id=operator.operator_id,
+                player_id=data.player_id,
+                currency=data.currency,
+                ttl_s=settings.jwt_ttl_s,
+                table_id=data.table_id,
+                language=data.language,
+                lobby_url=data.lobby_url,
+            )
+        player = game_player_id(operator.operator_id, data.player_id)
+        token = mint_token(
+            settings.jwt_secret,
+            "player",
+            player,
+            settings.jwt_ttl_s,
+            operator=operator.operator_id,
+            session_id=session.session_id,
+            currency=session.currency,
+        )
+        place = f"/play/{data.table_id}" if data.table_id else "/play/"
+        return LaunchedSession(
+            session_id=session.session_id,
+            session_token=token,
+            player_id=data.player_id,
+            game_player_id=player,
+            currency=session.currency,
+            expires_at=session.expires_at,
+            launch_url=f"{place}#token={token}",
+        )
+
+    @get("/{session_id:str}", summary="A session of the operator's", responses=problems(404))
+    async def show(self, session_id: SessionId, pool: Pool, principal: Caller) -> Session:
+        require(principal, "operator")
+        async with pool.acquire() as conn:
+            session = await get_session(conn, principal.operator, session_id)
+        if session is None:
+            raise NotFoundException(f"no session {session_id!r}")
+        return session
+
+    @delete(
+        "/{session_id:str}",
+        status_code=HTTP_200_OK,
+        summary="End a session: its token's new commands are refused; what is owed is paid",
+        responses=problems(404),
+    )
+    async def end(self, session_id: SessionId, pool: Pool, principal: Caller) -> Session:
+        require(principal, "operator")
+        async with pool.acquire() as conn:
+            session = await end_session(conn, principal.operator, session_id)
+        if session is None:
+            raise NotFoundException(f"no session {session_id!r}")
+        return session

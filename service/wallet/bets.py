@@ -1,0 +1,246 @@
+"""Seamless debits of one command attempt (WALLET-PROTOCOL §3.2): intent, bets, and undo.
+
+A command whose events debit a seamless player is accepted only when the operator accepted
+every debit. The attempt first takes an advisory lock named after itself and records its
+bets (``pending``) — durably, before the first call — then sends them one by one, in event
+order. The command's own append marks them ``committed`` in the same statement
+(:func:`commit_writes`). Anything else — a refusal, an unknown outcome, a lost race, a
+crash — ends with :func:`undo`: every bet of the attempt not committed is marked
+``rolled_back`` and its rollback queued in the outbox, in one statement.
+
+The lock is what makes recovery safe across instances: while the attempt runs, its
+connection holds the lock; an instance that finds ``pending`` bets can take it only once the
+attempt's owner finished or died, and the undo statement itself touches only bets not
+committed. So a crash at any point leaves a state the outbox finishes: the bets that reached
+the operator are rolled back, and the game recorded nothing of the command.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any, Final, NamedTuple
+
+from events.store import SideWrites
+from events.wallet import WalletDebited
+from service.rules.errors import RuleViolation
+from service.tenancy import PlayerRef, operator_of
+from service.wallet.port import UnknownOutcome, WalletPort
+from service.wallet.protocol import Answer, BetCall
+
+__all__ = [
+    "REFUSED_STATUSES",
+    "Bet",
+    "PlacedBets",
+    "WalletRefused",
+    "WalletUnavailable",
+    "attempt_key",
+    "commit_writes",
+    "place_bets",
+    "release",
+    "undo",
+]
+
+REFUSED_STATUSES: Final = {
+    "insufficient_funds": "insufficient_funds",
+    "invalid_session": "session_ended",
+    "session_expired": "session_ended",
+    "player_blocked": "player_blocked",
+    "limit_reached": "limit_reached",
+    "wrong_currency": "currency_mismatch",
+}
+"""The operator's refusals of a bet, and the game's refusal code for each. Any other status
+(``duplicate_transaction``, ``transaction_rolled_back``, …) cannot be an answer to a bet
+the service sends once, so it is taken as an unknown outcome."""
+
+
+class WalletRefused(RuleViolation):
+    """The operator refused a debit; nothing of the command is recorded."""
+
+    def __init__(self, code: str, message: str, *, balance: int | None) -> None:
+        super().__init__(code, message)
+        self.balance = balance
+
+
+class WalletUnavailable(Exception):
+    """The outcome of a debit is unknown; its bets are being rolled back (503)."""
+
+    retry_after_s = 2
+
+
+class Bet(NamedTuple):
+    transaction_id: str
+    debit: WalletDebited
+    player: PlayerRef
+    session_id: str
+    currency: str
+
+
+class PlacedBets(NamedTuple):
+    """The bets of one attempt, all accepted by the operator."""
+
+    attempt_id: uuid.UUID
+    bets: list[Bet]
+    answers: list[Answer]
+
+
+def attempt_key(attempt_id: uuid.UUID) -> int:
+    """The advisory lock of an attempt: 64 bits of its id."""
+    return int.from_bytes(attempt_id.bytes[:8], "big", signed=True)
+
+
+_INTENT: Final = """
+INSERT INTO wallet_transactions
+    (operator_id, transaction_id, kind, player_id, session_id, currency, amount, reason,
+     table_id, round, box, command_id, attempt_id, status)
+SELECT o, t, 'bet', p, s, c, a, r, tb, rn, bx, $11, $12, 'pending'
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+            $7::text[], $8::text[], $9::int[], $10::int[])
+    AS u(o, t, p, s, c, a, r, tb, rn, bx)
+"""
+
+
+async def place_bets(
+    conn: Any,
+    wallets: dict[str, WalletPort],
+    debits: Sequence[WalletDebited],
+    *,
+    sessions: dict[str, tuple[str, str]],
+    command_id: str,
+) -> PlacedBets:
+    """Send one ``bet`` per debit, in order, after recording the intent. ``wallets`` maps
+    operator ids to their adapters, ``sessions`` game player ids to (session id, currency).
+    Raises :class:`WalletRefused` or :class:`WalletUnavailable` after undoing the attempt."""
+    attempt_id = uuid.uuid4()
+    bets = []
+    for index, debit in enumerate(debits):
+        session_id, currency = sessions[debit.wallet_id]
+        bets.append(
+            Bet(
+                f"bet-{attempt_id.hex}-{index}",
+                debit,
+                operator_of(debit.wallet_id),
+                session_id,
+                currency,
+            )
+        )
+    await conn.execute("SELECT pg_advisory_lock($1)", attempt_key(attempt_id))
+    try:
+        await conn.execute(
+            _INTENT,
+            [b.player.operator_id for b in bets],
+            [b.transaction_id for b in bets],
+            [b.player.player_id for b in bets],
+            [b.session_id for b in bets],
+            [b.currency for b in bets],
+            [b.debit.amount for b in bets],
+            [b.debit.reason for b in bets],
+            [b.debit.table_id for b in bets],
+            [b.debit.round for b in bets],
+            [b.debit.box for b in bets],
+            command_id,
+            attempt_id,
+        )
+        answers: list[Answer] = []
+        for bet in bets:
+            try:
+                answer = await wallets[bet.player.operator_id].bet(_call(bet))
+            except UnknownOutcome as unknown:
+                await undo(conn, attempt_id, f"bet {bet.transaction_id}: {unknown}")
+                raise WalletUnavailable(str(unknown)) from None
+            if answer.status == "ok":
+                answers.append(answer)
+                continue
+            refusal = REFUSED_STATUSES.get(answer.status)
+            if refusal is None:
+                await undo(conn, attempt_id, f"bet {bet.transaction_id}: {answer.status}")
+                raise WalletUnavailable(f"the operator answered {answer.status}")
+            await undo(
+                conn,
+                attempt_id,
+                f"refused: {answer.status}",
+                refused=(bet.transaction_id, answer.status),
+            )
+            raise WalletRefused(
+                refusal, _message(answer.status, answer.balance), balance=answer.balance
+            )
+    except BaseException:
+        await release(conn, attempt_id)
+        raise
+    return PlacedBets(attempt_id, bets, answers)
+
+
+def _message(status: str, balance: int | None) -> str:
+    if status == "insufficient_funds":
+        return f"the operator's wallet holds {balance} and refused the bet"
+    return f"the operator refused the bet ({status})"
+
+
+def _call(bet: Bet) -> BetCall:
+    debit = bet.debit
+    return BetCall(
+        request_id=uuid.uuid4().hex,
+        operator_id=bet.player.operator_id,
+        player_id=bet.player.player_id,
+        session_id=bet.session_id,
+        currency=bet.currency,
+        transaction_id=bet.transaction_id,
+        amount=debit.amount,
+        round_id=f"{debit.table_id}:{debit.round}",
+        table_id=debit.table_id,
+        box=debit.box,
+        reason=debit.reason,
+    )
+
+
+async def release(conn: Any, attempt_id: uuid.UUID) -> None:
+    """Let recovery see the attempt (it is finished, one way or the other)."""
+    await conn.execute("SELECT pg_advisory_unlock($1)", attempt_key(attempt_id))
+
+
+def commit_writes(writes: SideWrites, placed: PlacedBets) -> None:
+    """In the command's append: its bets are the game's now."""
+    writes.add(
+        "committed_bets",
+        f"""
+        UPDATE wallet_transactions w SET
+            status = 'committed', answer_status = 'ok', attempts = 1,
+            operator_transaction_id = u.otid, balance_after = u.balance, updated_at = now()
+        FROM unnest({writes.param([b.transaction_id for b in placed.bets])}::text[],
+                    {writes.param([a.operator_transaction_id for a in placed.answers])}::text[],
+                    {writes.param([a.balance for a in placed.answers])}::bigint[])
+            AS u(tid, otid, balance)
+        WHERE w.attempt_id = {writes.param(placed.attempt_id)} AND w.transaction_id = u.tid
+          AND w.status = 'pending' AND EXISTS (SELECT FROM appended)
+        """,
+    )
+
+
+_UNDO: Final = """
+WITH undone AS (
+    UPDATE wallet_transactions SET
+        status = CASE WHEN transaction_id = $3 THEN 'refused' ELSE 'rolled_back' END,
+        answer_status = CASE WHEN transaction_id = $3 THEN $4 ELSE answer_status END,
+        last_error = $2, updated_at = now()
+    WHERE attempt_id = $1 AND status IN ('pending', 'accepted')
+    RETURNING *
+)
+INSERT INTO wallet_transactions
+    (operator_id, transaction_id, kind, player_id, session_id, currency, amount, reason,
+     table_id, round, box, reference_transaction_id, status)
+SELECT operator_id, 'rollback-' || transaction_id, 'rollback', player_id, session_id,
+       currency, amount, reason, table_id, round, box, transaction_id, 'queued'
+FROM undone WHERE status = 'rolled_back'
+ORDER BY seq
+"""
+
+
+async def undo(
+    conn: Any, attempt_id: uuid.UUID, why: str, *, refused: tuple[str, str] | None = None
+) -> int:
+    """Roll back every bet of the attempt that is not committed (the refused one, which the
+    operator did not apply, is only marked refused). Safe to run any number of times, from
+    any instance: committed bets are never touched. Returns the rollbacks queued."""
+    transaction_id, answered = refused or (None, None)
+    status = await conn.execute(_UNDO, attempt_id, why[:500], transaction_id, answered)
+    return int(status.rsplit(" ", 1)[-1])

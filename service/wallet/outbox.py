@@ -1,0 +1,228 @@
+"""The outbox: every ``win`` and ``rollback`` owed to a seamless operator, delivered until
+the operator acknowledges it (WALLET-PROTOCOL §3.3, §3.4), and the recovery of attempts
+whose instance died mid-command.
+
+Every instance runs a deliverer; each item has exactly one at a time. A deliverer takes a
+player's oldest owed call only, under a transaction-scoped advisory lock named after the
+player and a row lock on the call, and holds both until the operator answered and the
+answer is recorded. So calls of one player go one at a time and in order, whichever
+instance sends them, and a crash mid-call releases both locks to the next deliverer, which
+sends the same call again (the operator applies a transaction id once). A call that is not
+final is sent again with exponential backoff; after ``retry_for_s`` it is flagged
+``manual`` for the operator's and our staff's attention (metric, log, reconciliation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import uuid
+from typing import Any, Final
+
+import structlog
+
+from service.observability import WALLET_CALLS, WALLET_OWED
+from service.operators import OperatorRegistry
+from service.wallet.bets import attempt_key, undo
+from service.wallet.port import UnknownOutcome
+from service.wallet.protocol import FINAL_ROLLBACK_STATUSES, Answer, RollbackCall, WinCall
+
+__all__ = ["Outbox"]
+
+_log = structlog.get_logger("wallet.outbox")
+
+_PLAYER_LOCK: Final = 0x5EA3
+"""Class id of the players' advisory locks (two-key form: apart from attempts' locks)."""
+
+_HEADS: Final = """
+SELECT DISTINCT ON (operator_id, player_id)
+    seq, operator_id, player_id, next_attempt_at <= now() AS due
+FROM wallet_transactions WHERE status = 'queued'
+ORDER BY operator_id, player_id, seq
+"""
+_TAKE: Final = """
+SELECT *, now() - created_at > make_interval(secs => $2) AS expired
+FROM wallet_transactions WHERE seq = $1 AND status = 'queued'
+  AND NOT EXISTS (SELECT FROM wallet_transactions e
+                  WHERE e.operator_id = wallet_transactions.operator_id
+                    AND e.player_id = wallet_transactions.player_id
+                    AND e.status = 'queued' AND e.seq < $1)
+FOR UPDATE
+"""
+_DONE: Final = """
+UPDATE wallet_transactions SET status = 'delivered', answer_status = $2,
+    operator_transaction_id = $3, balance_after = $4, attempts = attempts + 1,
+    last_error = NULL, updated_at = now()
+WHERE seq = $1
+"""
+_AGAIN: Final = """
+UPDATE wallet_transactions SET
+    status = CASE WHEN $5 THEN 'manual' ELSE 'queued' END,
+    answer_status = $2, last_error = $3, attempts = attempts + 1,
+    next_attempt_at = now() + make_interval(secs => $4), updated_at = now()
+WHERE seq = $1
+"""
+_ABANDONED: Final = """
+SELECT DISTINCT attempt_id FROM wallet_transactions
+WHERE status IN ('pending', 'accepted') AND created_at < now() - make_interval(secs => $1)
+"""
+
+
+class Outbox:
+    """Delivers owed calls and recovers abandoned attempts, in the background."""
+
+    def __init__(
+        self,
+        pool: Any,
+        operators: OperatorRegistry,
+        *,
+        retry_for_s: float = 86_400,
+        backoff_max_s: float = 60,
+        poll_s: float = 1.0,
+        parallel: int = 16,
+    ) -> None:
+        self._pool = pool
+        self._operators = operators
+        self._retry_for_s = retry_for_s
+        self._backoff_max_s = backoff_max_s
+        self._poll_s = poll_s
+        self._slots = asyncio.Semaphore(parallel)
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="wallet-outbox")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def wake(self) -> None:
+        """Something was queued: deliver now rather than at the next poll."""
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.recover()
+                await self.deliver_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database went away: try again later
+                _log.warning("wallet_outbox_failed", error=type(error).__name__)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._poll_s)
+            self._wake.clear()
+
+    async def recover(self, older_than_s: float = 1.0) -> int:
+        """Undo the bets of attempts whose owner is gone (its lock is free); returns how
+        many rollbacks that queued."""
+        queued = 0
+        async with self._pool.acquire() as conn:
+            for row in await conn.fetch(_ABANDONED, older_than_s):
+                attempt_id: uuid.UUID = row["attempt_id"]
+                key = attempt_key(attempt_id)
+                if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", key):
+                    continue  # still running somewhere
+                try:
+                    count = await undo(conn, attempt_id, "recovered: the command did not finish")
+                finally:
+                    await conn.execute("SELECT pg_advisory_unlock($1)", key)
+                if count:
+                    _log.warning(
+                        "wallet_attempt_recovered", attempt=str(attempt_id), rollbacks=count
+                    )
+                queued += count
+        if queued:
+            self.wake()
+        return queued
+
+    async def deliver_due(self) -> int:
+        """One pass: the oldest owed call of every player that is due; returns how many
+        were delivered (answered finally)."""
+        async with self._pool.acquire() as conn:
+            heads = await conn.fetch(_HEADS)
+        WALLET_OWED.set(len(heads))
+        results = await asyncio.gather(*(self._deliver(h) for h in heads if h["due"]))
+        return sum(results)
+
+    async def _deliver(self, head: Any) -> bool:
+        async with self._slots, self._pool.acquire() as conn, conn.transaction():
+            player = f"{head['operator_id']}/{head['player_id']}"
+            locked = await conn.fetchval(
+                "SELECT pg_try_advisory_xact_lock($1, hashtext($2))", _PLAYER_LOCK, player
+            )
+            if not locked:
+                return False
+            row = await conn.fetchrow(_TAKE, head["seq"], self._retry_for_s)
+            if row is None:
+                return False
+            answer, error = await self._send(row)
+            final = answer is not None and (
+                answer.status == "ok"
+                or (row["kind"] == "rollback" and answer.status in FINAL_ROLLBACK_STATUSES)
+            )
+            outcome = "final" if final else "again"
+            WALLET_CALLS.labels(row["kind"], answer.status if answer else "unknown").inc()
+            if final:
+                assert answer is not None
+                await conn.execute(
+                    _DONE, row["seq"], answer.status, answer.operator_transaction_id, answer.balance
+                )
+                return True
+            manual = bool(row["expired"])
+            await conn.execute(
+                _AGAIN,
+                row["seq"],
+                answer.status if answer else None,
+                (error or (answer.status if answer else ""))[:500],
+                self._backoff(row["attempts"] + 1),
+                manual,
+            )
+            log = _log.error if manual else _log.info
+            log(
+                "wallet_call_manual" if manual else "wallet_call_retry",
+                kind=row["kind"],
+                operator=row["operator_id"],
+                transaction_id=row["transaction_id"],
+                attempts=row["attempts"] + 1,
+                outcome=outcome,
+                error=error or (answer.status if answer else None),
+            )
+            return False
+
+    def _backoff(self, attempts: int) -> float:
+        delay: float = min(self._backoff_max_s, 0.25 * 2 ** min(attempts, 20))
+        return delay * random.uniform(0.8, 1.2)
+
+    async def _send(self, row: Any) -> tuple[Answer | None, str | None]:
+        wallet = await self._operators.wallet(row["operator_id"])
+        if wallet is None:
+            return None, "the operator has no seamless wallet (any more)"
+        common = {
+            "request_id": uuid.uuid4().hex,
+            "operator_id": row["operator_id"],
+            "player_id": row["player_id"],
+            "session_id": row["session_id"],
+            "currency": row["currency"],
+            "transaction_id": row["transaction_id"],
+            "amount": row["amount"],
+            "round_id": f"{row['table_id']}:{row['round']}",
+            "table_id": row["table_id"],
+            "box": row["box"],
+            "reason": row["reason"],
+            "round_closed": row["round_closed"],
+        }
+        try:
+            if row["kind"] == "win":
+                refs = tuple(row["reference_transaction_ids"] or ())
+                return await wallet.win(WinCall(**common, reference_transaction_ids=refs)), None
+            return await wallet.rollback(
+                RollbackCall(**common, reference_transaction_id=row["reference_transaction_id"])
+            ), None
+        except UnknownOutcome as unknown:
+            return None, str(unknown)
