@@ -9,8 +9,10 @@ from service.cli.db import db_group
 from service.cli.demo import demo
 from service.cli.evaluate import evaluate
 from service.cli.maintenance import migrate_command, openapi_command
+from service.cli.reference_wallet import reference_wallet
 from service.cli.serve import serve, token
 from service.cli.simulate import simulate
+from service.cli.wallet_check import wallet_check
 
 __all__ = ["main"]
 
@@ -25,7 +27,9 @@ main.add_command(demo)
 main.add_command(evaluate)
 main.add_command(migrate_command)
 main.add_command(openapi_command)
+main.add_command(reference_wallet)
 main.add_command(serve)
 main.add_command(simulate)
 main.add_command(token)
+main.add_command(wallet_check)
 register_audit(main)

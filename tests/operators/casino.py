@@ -156,7 +156,8 @@ class Casino:
 
         async def settled() -> bool:
             owed = await self.pool.fetchval(
-                "SELECT count(*) FROM wallet_transactions WHERE status IN ('queued', 'pending', 'accepted')"
+                "SELECT count(*) FROM wallet_transactions"
+                " WHERE status IN ('queued', 'pending', 'accepted')"
             )
             if owed:
                 self.app.state.outbox.wake()
