@@ -1,0 +1,7 @@
+"""``python -m service.reference_wallet``: the same command as
+``russian-poker reference-wallet``."""
+
+from service.cli.reference_wallet import reference_wallet
+
+if __name__ == "__main__":
+    reference_wallet(prog_name="python -m service.reference_wallet")
