@@ -10,7 +10,7 @@ import msgspec
 
 from service.database import database_url, migrated
 
-__all__ = ["migrate_command", "openapi_command", "openapi_document"]
+__all__ = ["migrate_command", "openapi_command", "openapi_document", "wallet_openapi_document"]
 
 
 @click.command("migrate")
@@ -32,20 +32,39 @@ def openapi_document() -> bytes:
     return msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
 
 
+def wallet_openapi_document() -> bytes:
+    """The operator-side wallet API (WALLET-PROTOCOL §3), from the reference wallet's app."""
+    from service.reference_wallet.openapi import wallet_openapi
+
+    return msgspec.json.format(msgspec.json.encode(wallet_openapi()), indent=2) + b"\n"
+
+
 @click.command("openapi")
-@click.option("--check", is_flag=True, help="Exit non-zero if the file is stale.")
+@click.option("--check", is_flag=True, help="Exit non-zero if a file is stale.")
 @click.option(
     "--path", default="openapi/openapi.json", show_default=True, type=click.Path(dir_okay=False)
 )
-def openapi_command(check: bool, path: str) -> None:
-    """Write (or --check) the OpenAPI document generated from the code."""
-    document = openapi_document()
-    target = Path(path)
-    if check:
-        if not target.exists() or target.read_bytes() != document:
-            raise click.ClickException(f"{path} is stale: run `russian-poker openapi`")
-        click.echo(f"{path} is up to date")
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(document)
-    click.echo(f"wrote {path}")
+@click.option(
+    "--wallet-path",
+    default="openapi/wallet.json",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="Where the operator-side wallet API document goes.",
+)
+def openapi_command(check: bool, path: str, wallet_path: str) -> None:
+    """Write (or --check) the OpenAPI documents generated from the code: the service's API
+    and the wallet API operators implement."""
+    stale = []
+    for name, document in ((path, openapi_document()), (wallet_path, wallet_openapi_document())):
+        target = Path(name)
+        if check:
+            if not target.exists() or target.read_bytes() != document:
+                stale.append(name)
+            else:
+                click.echo(f"{name} is up to date")
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(document)
+        click.echo(f"wrote {name}")
+    if stale:
+        raise click.ClickException(f"{', '.join(stale)} stale: run `russian-poker openapi`")

@@ -11,27 +11,37 @@ from typing import Any, Final
 
 import httpx
 
+from tests.api.conftest import bearer
 from tests.api.test_openapi import COMMITTED
 from tests.security.conftest import ALICE, AUDITOR, OPERATOR, Server, make_world
 
 Role = str
-PLAYER, OPERATOR_ROLE, AUDITOR_ROLE = "player", "operator", "auditor"
-EVERYONE: Final = frozenset({PLAYER, OPERATOR_ROLE, AUDITOR_ROLE})
+PLAYER, OPERATOR_ROLE, AUDITOR_ROLE, ADMIN_ROLE = "player", "operator", "auditor", "admin"
+EVERYONE: Final = frozenset({PLAYER, OPERATOR_ROLE, AUDITOR_ROLE, ADMIN_ROLE})
 STAFF: Final = frozenset({OPERATOR_ROLE, AUDITOR_ROLE})
+RUNS_TABLES: Final = frozenset({OPERATOR_ROLE, ADMIN_ROLE})
+"""An admin runs shared tables; whose table it is, is tested in tests/operators."""
 PUBLIC: Final = frozenset({"anonymous", *EVERYONE})
 
 ACCESS: Final[dict[str, frozenset[Role]]] = {
     "GET /v1/tables": EVERYONE,
-    "POST /v1/tables": frozenset({OPERATOR_ROLE}),
+    "POST /v1/tables": RUNS_TABLES,
     "GET /v1/tables/{table_id}": EVERYONE,
-    "POST /v1/tables/{table_id}/close": frozenset({OPERATOR_ROLE}),
-    "POST /v1/tables/{table_id}/reopen": frozenset({OPERATOR_ROLE}),
+    "POST /v1/tables/{table_id}/close": RUNS_TABLES,
+    "POST /v1/tables/{table_id}/reopen": RUNS_TABLES,
     "POST /v1/tables/{table_id}/commands": frozenset({PLAYER}),
     "GET /v1/tables/{table_id}/stream": EVERYONE,
-    "PUT /v1/tables/{table_id}/test-deck": frozenset({OPERATOR_ROLE}),
+    "PUT /v1/tables/{table_id}/test-deck": RUNS_TABLES,
     "POST /v1/wallets": frozenset({OPERATOR_ROLE}),
     "GET /v1/wallets/{wallet_id}": EVERYONE,
     "GET /v1/wallets/{wallet_id}/ledger": EVERYONE,
+    "POST /v1/operators": frozenset({ADMIN_ROLE}),
+    "GET /v1/operators": frozenset({ADMIN_ROLE}),
+    "GET /v1/operators/{operator_id}": frozenset({ADMIN_ROLE, OPERATOR_ROLE, AUDITOR_ROLE}),
+    "PUT /v1/operators/{operator_id}": frozenset({ADMIN_ROLE}),
+    "POST /v1/sessions": frozenset({OPERATOR_ROLE}),
+    "GET /v1/sessions/{session_id}": frozenset({OPERATOR_ROLE}),
+    "DELETE /v1/sessions/{session_id}": frozenset({OPERATOR_ROLE}),
     "POST /v1/wallets/{wallet_id}/deposits": frozenset({OPERATOR_ROLE}),
     "POST /v1/wallets/{wallet_id}/withdrawals": frozenset({OPERATOR_ROLE}),
     "GET /v1/players/{player_id}/rounds": EVERYONE,
@@ -51,6 +61,8 @@ PATH_VALUES: Final = {
     "wallet_id": "alice",
     "player_id": "alice",
     "number": "1",
+    "operator_id": "default",
+    "session_id": "matrix",
 }
 BODIES: Final[dict[str, Any]] = {
     "POST /v1/tables": {"table_id": "matrix", "preset": "oasis"},
@@ -60,8 +72,27 @@ BODIES: Final[dict[str, Any]] = {
     "POST /v1/wallets/{wallet_id}/deposits": {"transfer_id": "matrix", "amount": 100},
     "POST /v1/wallets/{wallet_id}/withdrawals": {"transfer_id": "matrix-w", "amount": 100},
     "POST /v1/audit/replay": {"table_id": "done", "round": 1},
+    "POST /v1/operators": {
+        "operator_id": "matrix",
+        "name": "Matrix",
+        "currencies": ["EUR"],
+        "wallet": {"mode": "internal"},
+    },
+    "PUT /v1/operators/{operator_id}": {
+        "operator_id": "default",
+        "name": "Default",
+        "currencies": ["EUR"],
+        "wallet": {"mode": "internal"},
+    },
+    "POST /v1/sessions": {"player_id": "matrix", "currency": "EUR"},
 }
-CALLERS: Final = {"anonymous": {}, PLAYER: ALICE, OPERATOR_ROLE: OPERATOR, AUDITOR_ROLE: AUDITOR}
+CALLERS: Final = {
+    "anonymous": {},
+    PLAYER: ALICE,
+    OPERATOR_ROLE: OPERATOR,
+    AUDITOR_ROLE: AUDITOR,
+    ADMIN_ROLE: bearer("admin", "root"),
+}
 
 
 def operations() -> list[tuple[str, str, str]]:
@@ -100,5 +131,5 @@ async def test_every_operation_refuses_the_roles_it_is_not_for(server: Server) -
             else:
                 assert status == 403, (label, role, status)
             checked += 1
-    assert checked == 4 * len(every)
-    print(f"role matrix: {len(every)} operations × 4 callers = {checked} checks")
+    assert checked == len(CALLERS) * len(every)
+    print(f"role matrix: {len(every)} operations × {len(CALLERS)} callers = {checked} checks")

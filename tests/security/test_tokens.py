@@ -73,7 +73,7 @@ BAD_TOKENS: Final[dict[str, str]] = {
     "no exp": signed(without("exp")),
     "no sub": signed(without("sub")),
     "no role": signed(without("role")),
-    "unknown role": signed({**VALID_CLAIMS, "role": "admin"}),
+    "unknown role": signed({**VALID_CLAIMS, "role": "superuser"}),
     "system role": signed({**VALID_CLAIMS, "role": "system"}),
     "role not a string": signed({**VALID_CLAIMS, "role": ["operator"]}),
     "sub not a string": signed({**VALID_CLAIMS, "sub": 7}),
