@@ -44,15 +44,15 @@ from service.clock import Clock
 from service.database import database_url, migrated, wait_for_database
 from service.handling import CommandHandler, WalletHandler
 from service.live import LiveHub
-from service.operators import OperatorRegistry
-from service.wallet.outbox import Outbox
 from service.observability import (
     SSE_CONNECTIONS,
     configure_logging,
     request_id_middleware,
     watch_projection_lag,
 )
+from service.operators import OperatorRegistry
 from service.settings import ConfigurationError, Settings, load_settings
+from service.wallet.outbox import Outbox
 
 __all__ = ["create_app"]
 
