@@ -90,14 +90,17 @@ def attempt_key(attempt_id: uuid.UUID) -> int:
 
 
 _INTENT: Final = """
+WITH locked AS (SELECT pg_advisory_lock($13))
 INSERT INTO wallet_transactions
     (operator_id, transaction_id, kind, player_id, session_id, currency, amount, reason,
      table_id, round, box, command_id, attempt_id, status)
 SELECT o, t, 'bet', p, s, c, a, r, tb, rn, bx, $11, $12, 'pending'
-FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
-            $7::text[], $8::text[], $9::int[], $10::int[])
+FROM locked, unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+                    $7::text[], $8::text[], $9::int[], $10::int[])
     AS u(o, t, p, s, c, a, r, tb, rn, bx)
 """
+"""The attempt's lock and its intent in one statement: the lock is held (for the session)
+before the rows it guards are visible to anyone."""
 
 
 async def place_bets(
@@ -124,7 +127,6 @@ async def place_bets(
                 currency,
             )
         )
-    await conn.execute("SELECT pg_advisory_lock($1)", attempt_key(attempt_id))
     try:
         await conn.execute(
             _INTENT,
@@ -140,6 +142,7 @@ async def place_bets(
             [b.debit.box for b in bets],
             command_id,
             attempt_id,
+            attempt_key(attempt_id),
         )
         answers: list[Answer] = []
         for bet in bets:
