@@ -23,10 +23,21 @@ __all__ = [
 ]
 
 DebitReason = Literal["ante", "bonus", "bet", "draw_fee", "insurance"]
-CreditReason = Literal["refund", "bonus", "settlement"]
+CreditReason = Literal[
+    "refund",
+    "bonus",
+    "settlement",
+    "win",
+    "stake_returned",
+    "bonus_win",
+    "insurance_win",
+    "rollback",
+]
 """``refund``: a box's stakes back when its bets are cancelled before the deal;
 ``bonus``: the bonus stake back plus winnings; ``settlement``: the main wager's stakes back
-plus winnings."""
+plus winnings. The wallet port's credits (``service.wallet.internal``) carry the protocol's
+own reasons: ``win``, ``stake_returned``, ``bonus_win``, ``insurance_win``, and
+``rollback`` for a bet undone."""
 
 
 class _WalletEvent(msgspec.Struct, frozen=True, kw_only=True, tag=True):

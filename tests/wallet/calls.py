@@ -1,0 +1,132 @@
+"""Building wallet calls and funded internal wallets for the wallet tests."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Final
+
+import asyncpg
+
+from events.commands import Actor
+from service.handling import WalletHandler
+from service.tenancy import game_player_id
+from service.wallet.protocol import BalanceCall, BetCall, RollbackCall, WinCall
+
+__all__ = [
+    "CURRENCY",
+    "OPERATOR",
+    "balance_call",
+    "bet_call",
+    "fund_internal",
+    "rollback_call",
+    "tx",
+    "win_call",
+]
+
+OPERATOR: Final = "acme"
+CURRENCY: Final = "EUR"
+
+
+def tx() -> str:
+    return f"tx-{uuid.uuid4().hex}"
+
+
+def balance_call(player: str, *, operator: str = OPERATOR, currency: str = CURRENCY) -> BalanceCall:
+    return BalanceCall(
+        request_id=uuid.uuid4().hex,
+        operator_id=operator,
+        player_id=player,
+        session_id="s1",
+        currency=currency,
+    )
+
+
+def bet_call(
+    player: str,
+    amount: int,
+    *,
+    transaction_id: str | None = None,
+    operator: str = OPERATOR,
+    currency: str = CURRENCY,
+    round_id: str = "t1:7",
+    reason: str = "ante",
+) -> BetCall:
+    return BetCall(
+        request_id=uuid.uuid4().hex,
+        operator_id=operator,
+        player_id=player,
+        session_id="s1",
+        currency=currency,
+        transaction_id=transaction_id or tx(),
+        amount=amount,
+        round_id=round_id,
+        table_id=round_id.rpartition(":")[0],
+        box=2,
+        reason=reason,
+    )
+
+
+def win_call(
+    player: str,
+    amount: int,
+    *,
+    transaction_id: str | None = None,
+    operator: str = OPERATOR,
+    currency: str = CURRENCY,
+    references: tuple[str, ...] = (),
+    round_id: str = "t1:7",
+) -> WinCall:
+    return WinCall(
+        request_id=uuid.uuid4().hex,
+        operator_id=operator,
+        player_id=player,
+        session_id="s1",
+        currency=currency,
+        transaction_id=transaction_id or tx(),
+        amount=amount,
+        round_id=round_id,
+        table_id=round_id.rpartition(":")[0],
+        box=2,
+        reason="win",
+        round_closed=True,
+        reference_transaction_ids=references,
+    )
+
+
+def rollback_call(
+    bet: BetCall, *, transaction_id: str | None = None, currency: str | None = None
+) -> RollbackCall:
+    return RollbackCall(
+        request_id=uuid.uuid4().hex,
+        operator_id=bet.operator_id,
+        player_id=bet.player_id,
+        session_id=bet.session_id,
+        currency=currency or bet.currency,
+        transaction_id=transaction_id or tx(),
+        amount=bet.amount,
+        round_id=bet.round_id,
+        table_id=bet.table_id,
+        box=bet.box,
+        reason=bet.reason,
+        reference_transaction_id=bet.transaction_id,
+    )
+
+
+async def fund_internal(
+    pool: asyncpg.Pool[asyncpg.Record],
+    player: str,
+    amount: int,
+    *,
+    operator: str = OPERATOR,
+    currency: str = CURRENCY,
+) -> str:
+    """Open the operator's player's internal wallet and deposit ``amount``; its wallet id."""
+    handler = WalletHandler(pool)
+    wallet_id = game_player_id(operator, player)
+    actor = Actor(role="operator", id=operator)
+    await handler.open(wallet_id, currency, actor=actor)
+    if amount:
+        await handler.transfer(
+            wallet_id, "deposit", f"fund-{uuid.uuid4().hex}", amount, actor=actor
+        )
+    return wallet_id
