@@ -287,8 +287,8 @@ async def test_the_operator_quick_path_runs_as_written(
     assert sum(w["amount"] for w in wins) - sum(b["amount"] for b in bets) == net
     if net == -300:
         assert [w["amount"] for w in wins] == [0]  # nothing came back: a win of 0 closes
-    # What the block printed last is the operator's export: the same calls, as applied.
-    exported = [p for p in printed if "operator_transaction_id" in p and "kind" in p]
-    assert [(e["transaction_id"], e["amount"]) for e in exported] == [
-        (r["transaction_id"], r["amount"]) for r in rows
+    # The block printed the game's list of the round's calls, as the operator reads it.
+    (page,) = [p for p in printed if "transactions" in p]
+    assert [(c["transaction_id"], c["amount"], c["status"]) for c in page["transactions"]] == [
+        (r["transaction_id"], r["amount"], r["status"]) for r in rows
     ]
