@@ -3,9 +3,11 @@
 One ``audit_rounds`` row per (table, round): game, ruleset fingerprint (ruleset and
 paytable version), commitment, the seed once revealed, opening and settlement time, the
 players, and a ``record`` with every command in order (actor, request id, time), each box's
-wagers, cards, choices and results, the dealer's cards, and each wallet's balance before
-and after the round. Fed by :class:`projections.runner.ProjectionRunner`; read through
-:func:`round_record` and :func:`audit_feed`, which hide the secrets of unsettled rounds.
+wagers, cards, choices and results, the dealer's cards, and each wallet's debits, credits and
+balance before and after the round. A seamless player's money (``seamless-<id>`` streams)
+counts like an internal wallet's, but has no balance here: the operator holds it. Fed by
+:class:`projections.runner.ProjectionRunner`; read through :func:`round_record` and
+:func:`audit_feed`, which hide the secrets of unsettled rounds.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from events.game import (
 )
 from events.records import Position
 from events.store import AnyConnection, RecordedEvent, read_all
-from events.streams import TABLE_PREFIX, WALLET_PREFIX
+from events.streams import MONEY_PREFIXES, SEAMLESS_PREFIX, TABLE_PREFIX, WALLET_PREFIX
 from events.wallet import WalletCredited, WalletDebited
 from projections.redaction import redact_command, redact_event, redact_record, round_of
 
@@ -198,7 +200,9 @@ class _Batch:
         for record in events:
             if record.stream_id.startswith(TABLE_PREFIX):
                 table_ids.add(record.stream_id.removeprefix(TABLE_PREFIX))
-            if record.event_type in ("WalletDebited", "WalletCredited"):
+            if record.event_type in ("WalletDebited", "WalletCredited") and (
+                record.stream_id.startswith(WALLET_PREFIX)  # only internal ones have a balance
+            ):
                 wallet_positions.append(record.global_position)
             if record.event_type in ("TableOpened", "RoundOpened", "TableClosed"):
                 continue
@@ -223,7 +227,7 @@ class _Batch:
             self.balances = {r["global_position"]: r["balance_after"] for r in rows}
 
     async def apply(self, record: RecordedEvent) -> None:
-        if not record.stream_id.startswith((TABLE_PREFIX, WALLET_PREFIX)):
+        if not record.stream_id.startswith((TABLE_PREFIX, *MONEY_PREFIXES)):
             return  # not a game stream: nothing the audit trail records
         event = decode_event(record.event_type, record.schema_version, record.data)
         if isinstance(event, WalletDebited | WalletCredited):
@@ -281,11 +285,16 @@ class _Batch:
             return
         current.note_command(record, _meta(record))
         signed = event.amount if isinstance(event, WalletCredited) else -event.amount
-        after = self.balances.get(record.global_position)
-        if after is None:
-            after = await self.conn.fetchval(
-                _BALANCE_FROM_EVENTS, record.stream_id, record.stream_version
-            )
+        # A seamless player's balance is the operator's: the game never learns it, and a
+        # sum of the game's own movements would pass for one. Before and after stay null.
+        seamless = record.stream_id.startswith(SEAMLESS_PREFIX)
+        after: int | None = None
+        if not seamless:
+            after = self.balances.get(record.global_position)
+            if after is None:
+                after = await self.conn.fetchval(
+                    _BALANCE_FROM_EVENTS, record.stream_id, record.stream_version
+                )
         wallets = current.record["wallets"]
         # A wallet's events may be read out of stream order (transactions of two tables),
         # so the first and last movement are chosen by stream version, not by arrival.
@@ -298,11 +307,14 @@ class _Batch:
                 "credited": 0,
                 "first_version": None,
                 "last_version": None,
+                # Only a seamless player's entry says so: internal ones read as they always did.
+                **({"seamless": True} if seamless else {}),
             },
         )
         version = record.stream_version
         if moves["first_version"] is None or version < moves["first_version"]:
-            moves["first_version"], moves["before"] = version, after - signed
+            moves["first_version"] = version
+            moves["before"] = None if after is None else after - signed
         if moves["last_version"] is None or version > moves["last_version"]:
             moves["last_version"], moves["after"] = version, after
         totals = current.record["totals"]

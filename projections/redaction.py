@@ -14,7 +14,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Final
 
-from events.streams import TABLE_PREFIX, WALLET_PREFIX
+from events.streams import MONEY_PREFIXES, TABLE_PREFIX
 
 __all__ = [
     "DEALER_UP_CARD",
@@ -40,14 +40,16 @@ _CARD_LISTS: Final[dict[str, tuple[str, ...]]] = {
 
 
 def round_of(stream_id: str, data: Mapping[str, Any]) -> tuple[str, int] | None:
-    """``(table_id, round)`` an event belongs to, or ``None`` for events outside rounds."""
+    """``(table_id, round)`` an event belongs to, or ``None`` for events outside rounds.
+
+    A money event (an internal wallet's or a seamless player's) names its table itself."""
     number = data.get("round")
     if not isinstance(number, int):
         return None
     if stream_id.startswith(TABLE_PREFIX):
         return stream_id.removeprefix(TABLE_PREFIX), number
     table_id = data.get("table_id")
-    if stream_id.startswith(WALLET_PREFIX) and isinstance(table_id, str):
+    if stream_id.startswith(MONEY_PREFIXES) and isinstance(table_id, str):
         return table_id, number
     return None
 

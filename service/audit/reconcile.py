@@ -2,17 +2,24 @@
 
 Four checks, each listing every mismatch with the wallet or round it concerns:
 
-* **balances** — each wallet's stored balance, version and currency equal the sum of its
-  stream's events (always over the whole history: a balance is a sum over all time);
-* **ledger** — one ledger row per money event, with the same wallet, type, signed amount,
-  reason, table, round, box, transfer and the running balance after it (never negative);
-* **money** — per (table, round, box), the debits and credits the wallets recorded are exactly
-  those the game events call for: ``AntePlaced`` ante, bonus and dark Bet; ``BoxPlayed`` Bet
-  and insurance; ``SixthCardBought``/``CardsExchanged`` fee; ``BetsCancelled`` the box's
-  stakes back; ``BonusSettled`` stake + win when it won; ``BoxSettled`` returned + won when
-  more than zero — and none that they do not;
+* **balances** — each internal wallet's stored balance, version and currency equal the sum
+  of its ``wallet-`` stream's events (always over the whole history: a balance is a sum over
+  all time);
+* **ledger** — one ledger row per internal money event, with the same wallet, type, signed
+  amount, reason, table, round, box, transfer and the running balance after it (never
+  negative);
+* **money** — per (table, round, box), the debits and credits recorded are exactly those the
+  game events call for: ``AntePlaced`` ante, bonus and dark Bet; ``BoxPlayed`` Bet and
+  insurance; ``SixthCardBought``/``CardsExchanged`` fee; ``BetsCancelled`` the box's stakes
+  back; ``BonusSettled`` stake + win when it won; ``BoxSettled`` returned + won when more
+  than zero — and none that they do not — each in its wallet's own kind of stream;
 * **cards** — the round's events agree on the cards: a box settles with the cards it was
   dealt, bought and exchanged, and the dealer reveals the cards the dealer was dealt.
+
+A seamless player's debits and credits (``seamless-<id>``) take part in the money and card
+checks like an internal wallet's; they have no balance and no ledger row at the game (the
+operator holds the balance), so the balances and ledger checks read ``wallet-`` streams only.
+Which kind of stream a wallet id's events belong in: :mod:`service.audit.money_streams`.
 
 ``start``/``end`` restrict the ledger check to events recorded in ``[start, end)`` and the
 money and card checks to rounds opened in it.
@@ -43,6 +50,7 @@ from events.game import (
 from events.store import AnyConnection
 from events.streams import TABLE_PREFIX, WALLET_PREFIX
 from events.wallet import WalletCredited, WalletDebited
+from service.audit.money_streams import internal_wallets, money_stream
 
 __all__ = ["Mismatch", "ReconcileReport", "reconcile"]
 
@@ -257,6 +265,8 @@ async def reconcile(
 
 
 async def _balances(conn: AnyConnection, report: ReconcileReport) -> None:
+    # Internal wallets only: a seamless player's stream has no balance row by design (the
+    # operator holds the balance), so it is no "events but no balance row" mismatch.
     report.wallets = await conn.fetchval(_WALLET_COUNT, WALLET_PREFIX)
     for row in await conn.fetch(_BALANCES, WALLET_PREFIX):
         wallet = row["wallet_id"]
@@ -433,17 +443,24 @@ class _RoundBooks:
     def _owner(self, key: Key) -> str:
         return self.owner.get(key, "?")
 
-    def money_event(self, stream_id: str, event: WalletDebited | WalletCredited) -> None:
+    def money_event(
+        self, stream_id: str, event: WalletDebited | WalletCredited, *, internal: bool
+    ) -> None:
+        """One recorded debit or credit; ``internal``: its wallet id is an internal wallet
+        (its events belong in ``wallet-<id>``), else a seamless player (``seamless-<id>``)."""
         kind = "debit" if isinstance(event, WalletDebited) else "credit"
         key = (event.table_id, event.round, event.box, event.wallet_id, kind, event.reason)
         self.actual[key].append(event.amount)
-        if stream_id != WALLET_PREFIX + event.wallet_id:
+        expected = money_stream(event.wallet_id, internal=internal)
+        if stream_id != expected:
+            owner = "an internal wallet" if internal else "a seamless player"
             self.mismatch(
                 "money",
                 event.table_id,
                 event.round,
                 event.box,
-                f"a {kind} of {event.amount} for wallet {event.wallet_id} stored in {stream_id}",
+                f"a {kind} of {event.amount} for wallet {event.wallet_id} stored in {stream_id}"
+                f" ({event.wallet_id} is {owner}: its money belongs in {expected})",
             )
 
     def compare(self) -> None:
@@ -476,10 +493,14 @@ async def _rounds(
         event = _decoded(books, row, table_id)
         if event is not None:
             books.game_event(table_id, event)
+    money: list[tuple[str, WalletDebited | WalletCredited]] = []
     for row in await conn.fetch(_MONEY_EVENTS, TABLE_PREFIX):
         event = _decoded(books, row, None)
         if isinstance(event, WalletDebited | WalletCredited):
-            books.money_event(row["stream_id"], event)
+            money.append((row["stream_id"], event))
+    internal = await internal_wallets(conn, {event.wallet_id for _, event in money})
+    for stream_id, event in money:
+        books.money_event(stream_id, event, internal=event.wallet_id in internal)
     books.compare()
     report.boxes = len(books.boxes)
     report.with_bets = len({(table_id, number) for table_id, number, _ in books.boxes})

@@ -6,8 +6,11 @@ earlier events; then every command recorded from the round's opening to its sett
 decoded from its event metadata and run through ``decide`` again (``OpenRound`` gets the
 revealed seed and the recorded test deck, if any). The events the rules produce — table
 events and the wallet debits and credits of the same command — must equal the recorded ones
-in type and every field. Everything that differs is reported: table, round, command, event
-and field, expected and recorded.
+in type and every field. Debits and credits are compared per wallet id, wherever they are
+stored: an internal wallet's in ``wallet-<id>``, a seamless player's in ``seamless-<id>``;
+one stored in the other kind of stream is a difference too (which kind a wallet id is:
+:mod:`service.audit.money_streams`). Everything that differs is reported: table, round,
+command, event and field, expected and recorded.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from events.codec import Event, decode_event
 from events.commands import SYSTEM, Actor, Command, OpenRound
 from events.game import RoundOpened, RoundSettled
 from events.store import AnyConnection, RecordedEvent, read_stream, recorded_from_row
-from events.streams import TABLE_PREFIX, WALLET_PREFIX, table_stream
+from events.streams import MONEY_PREFIXES, TABLE_PREFIX, table_stream
 from events.wallet import WalletEvent
 from projections.compare import differences, render
+from service.audit.money_streams import WalletKinds, money_stream, wallet_of_stream
 from service.rules.decide import decide
 from service.rules.errors import RuleViolation
 from service.rules.evolve import fold
@@ -70,13 +74,17 @@ SELECT EXISTS (SELECT 1 FROM events WHERE event_type = 'RoundOpened'
        EXISTS (SELECT 1 FROM events WHERE event_type = 'RoundSettled'
                AND stream_id = $1 AND (data->>'round')::int = $2) AS settled
 """
+# Both kinds of money stream: which one an event should be in is checked afterwards. In
+# global order, so a wallet's events keep the command's order even if one was moved to a
+# stream of the other kind.
 _WALLET_EVENTS: Final = """
 SELECT global_position, tx_id, stream_id, stream_version, event_id, event_type, schema_version,
        data::text AS data, metadata::text AS metadata, recorded_at,
        metadata->>'command_id' AS command_id
 FROM events
-WHERE metadata->>'command_id' = ANY($1::text[]) AND starts_with(stream_id, $2)
-ORDER BY stream_id, stream_version
+WHERE metadata->>'command_id' = ANY($1::text[])
+  AND EXISTS (SELECT FROM unnest($2::text[]) AS prefix WHERE starts_with(stream_id, prefix))
+ORDER BY global_position
 """
 
 
@@ -212,8 +220,9 @@ async def verify_rounds(
     started = time.perf_counter()
     report = ReplayReport()
     total = sum(len(rounds) for rounds in selection.values())
+    kinds = WalletKinds(conn)
     for table_id, rounds in selection.items():
-        await _TableReplay(conn, table_id, report, progress, total).run(set(rounds))
+        await _TableReplay(conn, table_id, report, progress, total, kinds).run(set(rounds))
     report.seconds = time.perf_counter() - started
     return report
 
@@ -233,8 +242,10 @@ class _TableReplay:
         report: ReplayReport,
         progress: Progress | None,
         total: int,
+        kinds: WalletKinds,
     ) -> None:
         self.conn = conn
+        self.kinds = kinds
         self.table_id = table_id
         self.report = report
         self.progress = progress
@@ -296,7 +307,7 @@ class _TableReplay:
                 r.event_type == "AntePlaced" for r in records[first : last + 1]
             )
             groups = _groups(records[first : last + 1], metas[first : last + 1])
-            replayed = self._replay_round(state, groups, wallet_events)
+            replayed = await self._replay_round(state, groups, wallet_events)
             if self.round_failed:
                 folded = first
             else:
@@ -316,16 +327,21 @@ class _TableReplay:
     async def _wallet_events(
         self, command_ids: set[str | None]
     ) -> dict[str, dict[str, list[RecordedEvent]]]:
-        """command id → wallet stream → its events of that command, in stream order."""
+        """command id → wallet id → its money events of that command, from either kind of
+        money stream, in the order they were appended. The wallet id is the stream's: an
+        event naming another wallet than its stream's is then a field difference."""
         wanted = sorted(c for c in command_ids if c)
         found: dict[str, dict[str, list[RecordedEvent]]] = defaultdict(lambda: defaultdict(list))
         for offset in range(0, len(wanted), _COMMAND_CHUNK):
             chunk = wanted[offset : offset + _COMMAND_CHUNK]
-            for row in await self.conn.fetch(_WALLET_EVENTS, chunk, WALLET_PREFIX):
-                found[row["command_id"]][row["stream_id"]].append(recorded_from_row(row))
+            for row in await self.conn.fetch(_WALLET_EVENTS, chunk, list(MONEY_PREFIXES)):
+                wallet = wallet_of_stream(row["stream_id"])
+                assert wallet is not None  # the query reads money streams only
+                found[row["command_id"]][wallet].append(recorded_from_row(row))
+        await self.kinds.load(w for by_wallet in found.values() for w in by_wallet)
         return found
 
-    def _replay_round(
+    async def _replay_round(
         self,
         state: Table,
         groups: list[_Group],
@@ -353,10 +369,10 @@ class _TableReplay:
         if closing.commitment != opened.commitment:
             self.differ(groups[0], "RoundSettled.commitment", opened.commitment, closing.commitment)
         for group in groups:
-            state = self._replay_command(state, group, wallet_events, seed, opened)
+            state = await self._replay_command(state, group, wallet_events, seed, opened)
         return state
 
-    def _replay_command(
+    async def _replay_command(
         self,
         state: Table,
         group: _Group,
@@ -385,12 +401,22 @@ class _TableReplay:
         by_wallet: dict[str, list[Event]] = defaultdict(list)
         for event in expected:
             if _is_wallet(event):
-                by_wallet[WALLET_PREFIX + event.wallet_id].append(event)  # type: ignore[union-attr]
+                by_wallet[event.wallet_id].append(event)  # type: ignore[union-attr]
         self._compare(group, table_stream(self.table_id), table_events, group.records)
-        for stream in sorted(set(by_wallet) | set(recorded_wallets)):
-            self._compare(
-                group, stream, by_wallet.get(stream, []), recorded_wallets.get(stream, [])
-            )
+        for wallet in sorted(set(by_wallet) | set(recorded_wallets)):
+            internal = await self.kinds.internal(wallet)
+            stream = money_stream(wallet, internal=internal)
+            recorded = recorded_wallets.get(wallet, [])
+            for record in recorded:
+                if record.stream_id != stream:
+                    kind = "an internal wallet" if internal else "a seamless player"
+                    self.differ(
+                        group,
+                        f"{record.event_type} at global position {record.global_position}: stream",
+                        f"{stream} ({wallet} is {kind})",
+                        record.stream_id,
+                    )
+            self._compare(group, stream, by_wallet.get(wallet, []), recorded)
         return fold(state, expected)
 
     def _compare(
