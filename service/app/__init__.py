@@ -24,6 +24,7 @@ from service.app.bodies import check_body
 from service.app.controllers.audit import AuditController
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
+from service.app.controllers.operator_reports import OperatorReportsController
 from service.app.controllers.operators import OperatorController
 from service.app.controllers.problems import ProblemsController
 from service.app.controllers.sessions import SessionController
@@ -139,6 +140,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             TableController,
             WalletController,
             OperatorController,
+            OperatorReportsController,
             SessionController,
             HistoryController,
             AuditController,

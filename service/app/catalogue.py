@@ -406,6 +406,25 @@ _SERVICE: Final = [
         "not an audit feed cursor: 'x'",
     ),
     _entry(
+        "invalid_round_id",
+        400,
+        "Invalid round id",
+        "A `round_id` filter is not a round as the wallet calls name it: a table id, a `:`"
+        " and the round's number.",
+        "Send it as `table:round`, e.g. `t1:42`, or leave it out.",
+        "round_id: 't1-42' is not `table:round`, e.g. t1:42",
+    ),
+    _entry(
+        "invalid_window",
+        422,
+        "Invalid window",
+        "A report's or listing's `from` is not before its `to`, or the window is longer than"
+        " a report covers in one request (366 days for the daily report).",
+        "Give `from` before `to` (a day report's `from` on or before its `to`), and split"
+        " long windows into several requests.",
+        "from: must be before to",
+    ),
+    _entry(
         "invalid_replay_request",
         422,
         "Invalid replay request",

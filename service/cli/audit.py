@@ -1,4 +1,6 @@
-"""``russian-poker projections rebuild``, ``replay --verify`` and ``reconcile``.
+"""``russian-poker projections rebuild``, ``replay --verify`` and ``reconcile`` (the
+game's own books, or with ``--operator`` a seamless operator's transactions against its
+export).
 
 Each uses ``DATABASE_URL`` (else the embedded server), applies pending migrations first,
 prints its findings on stdout and progress on stderr, and exits 1 when it found a
@@ -12,7 +14,8 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TypeVar
+from pathlib import Path
+from typing import Final, TypeVar
 
 import asyncpg
 import click
@@ -22,6 +25,8 @@ from projections.rebuild import NAMES, RebuildReport, rebuild
 from service.audit.reconcile import ReconcileReport, reconcile
 from service.audit.replay import ReplayReport, rounds_in_play, select_rounds, verify_rounds
 from service.database import database_url, migrated
+from service.tenancy import DEFAULT_OPERATOR
+from service.wallet.reconcile import ExportError, OurTransaction, compare, parse_export
 
 __all__ = ["projections_group", "reconcile_command", "register", "replay_command"]
 
@@ -192,12 +197,36 @@ def _replay_counts(report: ReplayReport, windowed: bool) -> list[str]:
     "--from", "start", metavar="TIME", help="Rounds opened (ledger rows recorded) at or after TIME."
 )
 @click.option("--to", "end", metavar="TIME", help="... and before TIME.")
-def reconcile_command(start: str | None, end: str | None) -> None:
+@click.option(
+    "--operator",
+    "operator_id",
+    metavar="ID",
+    help="Reconcile this seamless operator's transactions with its export (needs --theirs).",
+)
+@click.option(
+    "--theirs",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="The operator's export: CSV with a header, or JSON lines; fields transaction_id,"
+    " kind, amount, currency, status.",
+)
+def reconcile_command(
+    start: str | None, end: str | None, operator_id: str | None, theirs: Path | None
+) -> None:
     """Reconcile wallet events, round events and balances, to the unit.
 
     Lists each mismatch with the wallet or round it concerns; exits 1 if there is any.
+
+    With --operator ID --theirs FILE: compares every money call the game made or owes to
+    that operator (created in [--from, --to)) with the operator's own export, transaction
+    by transaction, and lists each discrepancy; exits 1 if there is any.
     """
     window = (_time(start), _time(end))
+    if (operator_id is None) != (theirs is None):
+        raise click.UsageError("--operator and --theirs go together")
+    if operator_id is not None and theirs is not None:
+        _reconcile_operator(operator_id, theirs, window)
+        return
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ReconcileReport:
         return await reconcile(conn, start=window[0], end=window[1])
@@ -214,6 +243,64 @@ def reconcile_command(start: str | None, end: str | None) -> None:
     )
     if report.mismatches:
         sys.exit(1)
+
+
+_OPERATOR_TRANSACTIONS: Final = """
+SELECT transaction_id, kind, amount, currency, status,
+       ($2::timestamptz IS NULL OR created_at >= $2)
+       AND ($3::timestamptz IS NULL OR created_at < $3) AS inside
+FROM wallet_transactions WHERE operator_id = $1 ORDER BY seq
+"""
+
+
+def _reconcile_operator(
+    operator_id: str, theirs_file: Path, window: tuple[datetime | None, datetime | None]
+) -> None:
+    """``reconcile --operator``: the game's list against the operator's export."""
+    try:
+        theirs = parse_export(theirs_file.read_text(encoding="utf-8-sig"))
+    except ExportError as error:
+        raise click.ClickException(f"{theirs_file}: {error}") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{theirs_file}: not UTF-8 text") from None
+
+    async def work(
+        conn: asyncpg.Connection[asyncpg.Record],
+    ) -> tuple[list[OurTransaction], set[str]] | None:
+        if operator_id != DEFAULT_OPERATOR and not await conn.fetchval(
+            "SELECT true FROM operators WHERE operator_id = $1", operator_id
+        ):
+            return None
+        rows = await conn.fetch(_OPERATOR_TRANSACTIONS, operator_id, *window)
+        inside = [
+            OurTransaction(
+                transaction_id=r["transaction_id"],
+                kind=r["kind"],
+                amount=r["amount"],
+                currency=r["currency"],
+                status=r["status"],
+            )
+            for r in rows
+            if r["inside"]
+        ]
+        # Outside the window: not compared, but not "missing on ours" either when the
+        # operator's export (which has no window) lists them.
+        return inside, {r["transaction_id"] for r in rows if not r["inside"]}
+
+    read = _run(work)
+    if read is None:
+        raise click.ClickException(f"no operator {operator_id!r}")
+    ours, elsewhere = read
+    discrepancies = compare(ours, theirs, ours_elsewhere=elsewhere)
+    for discrepancy in discrepancies:
+        click.echo(str(discrepancy))
+    if discrepancies:
+        click.echo(
+            f"{len(discrepancies)} discrepancy(ies) between the game's {len(ours)} transaction(s)"
+            f" and the operator's {len(theirs)}"
+        )
+        sys.exit(1)
+    click.echo(f"reconciled {len(ours)} transactions")
 
 
 def _reconcile_counts(report: ReconcileReport, windowed: bool) -> list[str]:
