@@ -13,9 +13,11 @@ from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
+from projections import tables
 from projections.audit import AuditPage, audit_feed, round_record
 from projections.fields import Commitment
 from service.app.auth import require
+from service.app.controllers.tables import may_see
 from service.app.dependencies import Caller, Pool
 from service.app.params import RoundNumber, TableId, json_body
 from service.app.problems import problem
@@ -174,6 +176,12 @@ class AuditController(Controller):
         self, table_id: TableId, number: RoundNumber, pool: Pool, principal: Caller
     ) -> SeedReveal:
         require(principal, "auditor", "operator")
+        if principal.role == "operator":
+            # Another operator's table is not found (its own and shared tables are).
+            async with pool.acquire() as conn:
+                state, version = await tables.load(conn, table_id)
+            if not version or not may_see(principal, state):
+                raise NotFoundException(f"round {table_id}:{number} is not settled, or unknown")
         row = await pool.fetchrow(
             "SELECT commitment, seed FROM rounds WHERE table_id = $1 AND round = $2",
             table_id,

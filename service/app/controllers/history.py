@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, get
-from litestar.exceptions import PermissionDeniedException
+from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import QueryParameter
 
 from projections.fields import Commitment
@@ -16,6 +16,7 @@ from service.app.auth import require
 from service.app.dependencies import Caller, Pool
 from service.app.params import PlayerId
 from service.app.responses import problems
+from service.tenancy import DEFAULT_OPERATOR, operator_of
 
 __all__ = ["HistoryController", "RoundRecord"]
 
@@ -116,6 +117,36 @@ WHERE ($1::text IS NULL OR r.table_id = $1)
 ORDER BY r.settled_at DESC, r.table_id, r.round DESC
 LIMIT $5
 """
+# An operator's report: the rounds of its own tables and the rounds its players had boxes
+# in at shared tables, with only its own players' boxes and money. A table's owner is in
+# its first event (TableOpened; without the fields, from before operators: the default's).
+_OPERATOR_ROUNDS = """
+SELECT r.table_id, r.round, r.settled_at, r.commitment, r.seed, r.dealer_cards, r.dealer_hand,
+       coalesce(mine.staked, 0)::bigint AS staked,
+       coalesce(mine.paid_back, 0)::bigint AS paid_back,
+       coalesce(mine.boxes, '[]')::text AS boxes
+FROM rounds r
+CROSS JOIN LATERAL (
+    SELECT sum(b.staked) AS staked, sum(b.paid_back) AS paid_back,
+           json_agg(b.detail ORDER BY b.box) AS boxes
+    FROM round_boxes b
+    WHERE b.table_id = r.table_id AND b.round = r.round
+      AND CASE WHEN $6 = $7 THEN strpos(b.player, ':') = 0
+               ELSE starts_with(b.player, $6 || ':') END
+) AS mine
+LEFT JOIN LATERAL (
+    SELECT coalesce(e.data->>'operator_id', $7) AS owner,
+           coalesce((e.data->>'shared')::boolean, false) AS shared
+    FROM events e WHERE e.stream_id = 'table-' || r.table_id AND e.stream_version = 1
+) AS opened ON true
+WHERE (mine.boxes IS NOT NULL OR (opened.owner = $6 AND NOT opened.shared))
+  AND ($1::text IS NULL OR r.table_id = $1)
+  AND ($2::timestamptz IS NULL OR r.settled_at >= $2)
+  AND ($3::timestamptz IS NULL OR r.settled_at < $3)
+  AND ($4::timestamptz IS NULL OR r.settled_at < $4)
+ORDER BY r.settled_at DESC, r.table_id, r.round DESC
+LIMIT $5
+"""
 
 
 def _record(row: Any) -> RoundRecord:
@@ -160,7 +191,11 @@ class HistoryController(Controller):
     @get(
         "/v1/players/{player_id:str}/rounds",
         summary="Game recall: the player's settled rounds, newest first",
-        responses=problems(),
+        description=(
+            "A player recalls their own rounds; an operator its own players' (another"
+            " operator's player is not found); auditors and admins anyone's."
+        ),
+        responses=problems(404),
     )
     async def player_rounds(
         self,
@@ -174,12 +209,23 @@ class HistoryController(Controller):
     ) -> RoundPage:
         if principal.role == "player" and principal.subject != player_id:
             raise PermissionDeniedException("players recall only their own rounds")
+        if (
+            principal.role == "operator"
+            and operator_of(player_id).operator_id != principal.operator
+        ):
+            # Another operator's player: not found, whether or not they exist.
+            raise NotFoundException(f"no player {player_id!r}")
         rows = await pool.fetch(_PLAYER_ROUNDS, player_id, cursor, limit + 1)
         return _page(rows, limit)
 
     @get(
         "/v1/reports/rounds",
         summary="Settled rounds with stakes, payouts and house result",
+        description=(
+            "An operator sees the rounds of its own tables, and at shared tables the rounds"
+            " its players had boxes in, with only its own players' boxes (and their stakes"
+            " and payouts). Auditors and admins see every round."
+        ),
         responses=problems(),
     )
     async def rounds(
@@ -220,5 +266,17 @@ class HistoryController(Controller):
         cursor: RoundsCursor = None,
     ) -> RoundPage:
         require(principal, "operator", "auditor")
-        rows = await pool.fetch(_ROUNDS, table_id, since, until, cursor, limit + 1)
+        if principal.role == "operator":
+            rows = await pool.fetch(
+                _OPERATOR_ROUNDS,
+                table_id,
+                since,
+                until,
+                cursor,
+                limit + 1,
+                principal.operator,
+                DEFAULT_OPERATOR,
+            )
+        else:
+            rows = await pool.fetch(_ROUNDS, table_id, since, until, cursor, limit + 1)
         return _page(rows, limit)

@@ -37,6 +37,10 @@ def _may_read(principal: Principal, wallet_id: str) -> str:
 def _internal_id(principal: Principal, wallet_id: str) -> str:
     if principal.role in ("admin", "auditor"):
         return wallet_id
+    if not valid_operator_player(principal.operator, wallet_id):
+        # Not an id the operator can have: for the default operator (bare ids) a `:` would
+        # name another operator's player's wallet.
+        raise NotFoundException(f"no wallet {wallet_id!r}")
     return game_player_id(principal.operator, wallet_id)
 
 
