@@ -172,6 +172,9 @@ async def test_the_window(casino: Casino, reference_wallet: ReferenceWallet) -> 
     assert past["days"] == past["totals"] == []
     future = await report(casino, "acme", ACME, **{"from": "2999-01-01", "to": "2999-01-01"})
     assert future["days"] == []
+    # The calendar's first days: the default window does not reach before them.
+    first = await report(casino, "acme", ACME, to="0001-01-05")
+    assert (first["from"], first["days"]) == ("0001-01-01", [])
 
 
 @pytest.mark.parametrize(
@@ -181,6 +184,7 @@ async def test_the_window(casino: Casino, reference_wallet: ReferenceWallet) -> 
         ({"to": "yesterday"}, 400, "bad_request"),
         ({"from": "2024-02-02", "to": "2024-02-01"}, 422, "invalid_window"),
         ({"from": "2023-01-01", "to": "2024-01-02"}, 422, "invalid_window"),
+        ({"to": "9999-12-31"}, 422, "invalid_window"),
     ],
 )
 async def test_bad_windows_are_problems(

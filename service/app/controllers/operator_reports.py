@@ -473,7 +473,10 @@ class OperatorReportsController(Controller):
         require_operator(principal, operator_id, "operator", "auditor")
         operator = await _operator(request, operator_id)
         last = until or datetime.now(UTC).date()
-        first = since or last - timedelta(days=30)
+        if last == date.max:
+            # The window ends at the start of the next day, which this one has not.
+            raise problem("invalid_window", 422, "to: must be before 9999-12-31")
+        first = since or date.fromordinal(max(last.toordinal() - 30, 1))
         if first > last:
             raise problem("invalid_window", 422, "from: must be on or before to")
         if (last - first).days + 1 > MAX_REPORT_DAYS:
