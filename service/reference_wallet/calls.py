@@ -111,6 +111,11 @@ class WalletCalls:
         response = signed(content, answer_key, status_code=status_code)
         status = content.status if isinstance(content, Answer) else f"http {status_code}"
         log.info("wallet_call", status=status)
+        if fault is not None and fault.mode == "stall_after_apply":
+            # Applied and committed already: whoever waits for this answer may die waiting,
+            # and must then find out from its own record what became of the call.
+            log.info("wallet_call_stalled", applied=True, delay_ms=fault.spec.delay_ms)
+            await self._faults.hold(fault.spec.delay_ms / 1000)
         if mode == "drop_after_apply":
             # The server logs the response it was made to leave incomplete: on purpose.
             log.info("wallet_call_dropped", applied=True)

@@ -1,9 +1,11 @@
 """Faults a test can switch on at run time, and the broken variants chosen at start.
 
 A **fault** is something going wrong between the game and a correct wallet: a slow answer,
-a 500, a connection that breaks before or after the call was applied, a duplicated
-delivery, a wrongly signed answer, the wallet being down for a while. The game must cope
-with every one of them (WALLET-PROTOCOL §3.2-§3.4), and the tests use them to prove it.
+a 500, a connection that breaks before or after the call was applied, an answer held back
+after the call was applied (``stall_after_apply``: the game can die while it waits, with
+the money already moved), a duplicated delivery, a wrongly signed answer, the wallet being
+down for a while. The game must cope with every one of them (WALLET-PROTOCOL §3.2-§3.4),
+and the tests use them to prove it.
 
 A **broken variant** is a wallet that gets the protocol wrong (no idempotency, no signature
 check, …). The conformance kit must catch each one; nothing at run time switches it off.
@@ -11,6 +13,8 @@ check, …). The conformance kit must catch each one; nothing at run time switch
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Annotated, Final, Literal, cast, get_args
@@ -35,6 +39,7 @@ FaultMode = Literal[
     "error_500",
     "drop_after_apply",
     "drop_before_apply",
+    "stall_after_apply",
     "duplicate",
     "bad_signature",
     "down",
@@ -68,7 +73,9 @@ class FaultSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     times: Annotated[int, msgspec.Meta(ge=0)] = 1
     """How many calls it hits; 0: every call until the faults are cleared."""
     delay_ms: Annotated[int, msgspec.Meta(ge=0)] = 5000
-    """``slow`` only: how long the answer waits."""
+    """``slow``: how long the call waits before it is applied; ``stall_after_apply``: how
+    long the answer waits after the call was applied and committed (clearing the faults
+    sends it at once)."""
     for_s: Annotated[float, msgspec.Meta(gt=0)] | None = None
     """``down`` only (and required there): how long the wallet stays down."""
 
@@ -112,6 +119,7 @@ class FaultBoard:
 
     def __init__(self) -> None:
         self._faults: list[Fault] = []
+        self._release = asyncio.Event()
 
     def add(self, spec: FaultSpec) -> Fault:
         fault = Fault(spec)
@@ -119,7 +127,16 @@ class FaultBoard:
         return fault
 
     def clear(self) -> None:
+        """Every fault off, and the answers ``stall_after_apply`` holds back sent now."""
         self._faults.clear()
+        self._release.set()
+        self._release = asyncio.Event()
+
+    async def hold(self, seconds: float) -> None:
+        """Wait ``seconds``, or until the faults are cleared: a test done with a stall lets
+        its answer go, and a stop of the wallet does not wait for it."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._release.wait(), seconds)
 
     def take(self, call: CallName) -> Fault | None:
         """The fault that hits this call, if any (counted as used)."""

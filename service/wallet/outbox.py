@@ -107,13 +107,18 @@ class Outbox:
 
     async def _run(self) -> None:
         while True:
+            delivered = 0
             try:
                 await self.recover()
-                await self.deliver_due()
+                delivered = await self.deliver_due()
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database went away: try again later
                 _log.warning("wallet_outbox_failed", error=type(error).__name__)
+            if delivered:
+                # A pass sends each player's oldest call only: the next ones are due now,
+                # not at the next poll (a round's credits would trickle one per poll).
+                continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self._poll_s)
             self._wake.clear()
