@@ -71,7 +71,7 @@ async def test_auditor_sees_the_round_and_can_verify_it(
     assert replay.status_code == 200, replay.text
     assert replay.json()["verified"] == 1 and replay.json()["differences"] == []
 
-    books = await api.get("/v1/audit/reconciliation", headers=OPERATOR)
+    books = await api.get("/v1/audit/reconciliation", headers=AUDITOR)
     assert books.status_code == 200 and books.json()["mismatches"] == []
 
     feed = (await api.get("/v1/audit/feed?limit=1000", headers=AUDITOR)).json()

@@ -42,6 +42,12 @@ ACCESS: Final[dict[str, frozenset[Role]]] = {
     "POST /v1/sessions": frozenset({OPERATOR_ROLE}),
     "GET /v1/sessions/{session_id}": frozenset({OPERATOR_ROLE}),
     "DELETE /v1/sessions/{session_id}": frozenset({OPERATOR_ROLE}),
+    "GET /v1/operators/{operator_id}/transactions": frozenset(
+        {ADMIN_ROLE, OPERATOR_ROLE, AUDITOR_ROLE}
+    ),
+    "GET /v1/operators/{operator_id}/reports/daily": frozenset(
+        {ADMIN_ROLE, OPERATOR_ROLE, AUDITOR_ROLE}
+    ),
     "POST /v1/wallets/{wallet_id}/deposits": frozenset({OPERATOR_ROLE}),
     "POST /v1/wallets/{wallet_id}/withdrawals": frozenset({OPERATOR_ROLE}),
     "GET /v1/players/{player_id}/rounds": EVERYONE,
@@ -50,7 +56,7 @@ ACCESS: Final[dict[str, frozenset[Role]]] = {
     "GET /v1/audit/rounds/{table_id}/{number}": frozenset({AUDITOR_ROLE}),
     "GET /v1/audit/rounds/{table_id}/{number}/seed": STAFF,
     "POST /v1/audit/replay": frozenset({AUDITOR_ROLE}),
-    "GET /v1/audit/reconciliation": STAFF,
+    "GET /v1/audit/reconciliation": frozenset({AUDITOR_ROLE}),
     "GET /health/live": PUBLIC,
     "GET /health/ready": PUBLIC,
 }

@@ -1,5 +1,5 @@
 """The auditor's API: the audit feed, a round's regulator record, replay verification,
-seed reveals, and the reconciliation report (auditors and operators)."""
+seed reveals, and the reconciliation report of the whole books (auditors)."""
 
 from __future__ import annotations
 
@@ -265,6 +265,8 @@ class AuditController(Controller):
             ),
         ] = None,
     ) -> ReconcileReport:
-        require(principal, "auditor", "operator")
+        # The whole books, every operator's wallets and rounds: the auditor's. An operator
+        # reconciles its own calls with GET /v1/operators/{id}/transactions.
+        require(principal, "auditor")
         async with pool.acquire() as conn:
             return await reconcile(conn, start=since, end=until)
