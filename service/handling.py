@@ -378,6 +378,9 @@ class CommandHandler:
             self._cache.remember_loaded(held)
         if must_exist and not version:
             raise UnknownTable(table_id)
+        if actor.role == "player" and not _may_play(table, actor.id):
+            # Another operator's table is not there for this player (as for its views).
+            raise UnknownTable(table_id)
         if expected_version is not None and expected_version != version:
             raise VersionMismatch(expected_version, version)
         if isinstance(command, OpenTable) and version:
@@ -572,6 +575,10 @@ class CommandHandler:
 
 def _is_wallet_event(event: Event) -> bool:
     return isinstance(event, WalletEvent)
+
+
+def _may_play(table: Table, player: str) -> bool:
+    return table.shared or table.operator_id == operator_of(player).operator_id
 
 
 def _moves(event: Event, seamless: set[str]) -> bool:

@@ -89,6 +89,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             operators,
             retry_for_s=settings.wallet_retry_for_s,
             backoff_max_s=settings.wallet_backoff_max_s,
+            # Each delivery holds a connection for the operator's answer: commands keep the
+            # rest of the pool even when a slow operator is owed by many players.
+            parallel=max(1, settings.pool_size // 4),
         )
         commands = CommandHandler(
             pool,
