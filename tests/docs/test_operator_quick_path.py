@@ -287,6 +287,18 @@ async def test_the_operator_quick_path_runs_as_written(
     assert sum(w["amount"] for w in wins) - sum(b["amount"] for b in bets) == net
     if net == -300:
         assert [w["amount"] for w in wins] == [0]  # nothing came back: a win of 0 closes
+    # Transaction ids have the shapes the integration guide gives.
+    for bet in bets:
+        assert re.fullmatch(r"bet-[0-9a-f]{32}-\d+", bet["transaction_id"]), bet
+    for win in wins:
+        assert re.fullmatch(
+            r"win-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|win-close-acme-1:1:alice",
+            win["transaction_id"],
+        ), win
+    if net == -300:
+        assert wins[-1]["transaction_id"] == "win-close-acme-1:1:alice"
+    # The operator's export reconciles with the game's list, and the block says so.
+    assert f"reconciled {len(rows)} transactions" in ran.stdout, ran.stdout[-2000:]
     # The block printed the game's list of the round's calls, as the operator reads it.
     (page,) = [p for p in printed if "transactions" in p]
     assert [(c["transaction_id"], c["amount"], c["status"]) for c in page["transactions"]] == [
