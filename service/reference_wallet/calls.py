@@ -9,6 +9,7 @@ encoded once and signed over those bytes.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Final
 
 import msgspec
@@ -28,7 +29,7 @@ from service.wallet.protocol import (
     RollbackCall,
     WinCall,
 )
-from service.wallet.signing import BadSignature, verify
+from service.wallet.signing import WINDOW_S, BadSignature, verify
 
 __all__ = ["CALL_TYPES", "WalletCalls"]
 
@@ -108,7 +109,9 @@ class WalletCalls:
             answer_key = None
         elif mode == "bad_signature":
             answer_key = self._secret + "-but-not-quite"
-        response = signed(content, answer_key, status_code=status_code)
+        # A correct signature from outside the window: an old answer played back (§4).
+        stale = time.time() - WINDOW_S - 1 if mode == "stale_signature" else None
+        response = signed(content, answer_key, status_code=status_code, signed_at=stale)
         status = content.status if isinstance(content, Answer) else f"http {status_code}"
         log.info("wallet_call", status=status)
         if fault is not None and fault.mode == "stall_after_apply":

@@ -42,6 +42,7 @@ FaultMode = Literal[
     "stall_after_apply",
     "duplicate",
     "bad_signature",
+    "stale_signature",
     "down",
 ]
 FAULT_MODES: Final[tuple[str, ...]] = get_args(FaultMode)

@@ -22,11 +22,16 @@ _encode = msgspec.json.Encoder().encode
 
 
 def signed(
-    content: msgspec.Struct, secret: str | None, *, status_code: int = 200
+    content: msgspec.Struct,
+    secret: str | None,
+    *,
+    status_code: int = 200,
+    signed_at: float | None = None,
 ) -> Response[bytes]:
-    """``content`` as JSON with ``X-Signature`` over its bytes (none if ``secret`` is None)."""
+    """``content`` as JSON with ``X-Signature`` over its bytes (none if ``secret`` is None),
+    signed at ``signed_at`` (default: now)."""
     body = _encode(content)
-    headers = {HEADER: sign(secret, body)} if secret is not None else {}
+    headers = {HEADER: sign(secret, body, now=signed_at)} if secret is not None else {}
     return Response(body, status_code=status_code, media_type="application/json", headers=headers)
 
 
