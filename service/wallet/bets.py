@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
-from events.store import SideWrites
+from events.store import DuplicateCommand, SideWrites, lookup_command
 from events.wallet import WalletDebited
 from service.rules.errors import RuleViolation
 from service.tenancy import PlayerRef, operator_of
@@ -113,7 +113,14 @@ async def place_bets(
 ) -> PlacedBets:
     """Send one ``bet`` per debit, in order, after recording the intent. ``wallets`` maps
     operator ids to their adapters, ``sessions`` game player ids to (session id, currency).
-    Raises :class:`WalletRefused` or :class:`WalletUnavailable` after undoing the attempt."""
+    Raises :class:`WalletRefused` or :class:`WalletUnavailable` after undoing the attempt,
+    and ``DuplicateCommand`` before any call if ``command_id`` is already recorded."""
+    stored = await lookup_command(conn, command_id)
+    if stored is not None:
+        # A retry of a command already answered (accepted, or refused by the rules or the
+        # operator), decided on the cached table, which skips the load that finds it: it is
+        # answered from memory, and must not send the operator bets only to undo them.
+        raise DuplicateCommand(command_id, stored)
     attempt_id = uuid.uuid4()
     bets = []
     for index, debit in enumerate(debits):

@@ -104,7 +104,20 @@ def queue_credits(
                'win', g.player_id, g.session_id, {currency_p}, 0, 'win', g.table_id, g.round,
                g.box, true, g.refs, 'queued'
         FROM (
-            SELECT b.operator_id, b.player_id, b.table_id, b.round, min(b.box) AS box,
+            -- On the player's first box in play order (§3.4): the larger ante first, equal
+            -- antes by box number, among the boxes whose ante was not taken back (a box
+            -- cancelled is not in play; its refund came after its ante).
+            SELECT b.operator_id, b.player_id, b.table_id, b.round,
+                   coalesce(
+                       (array_agg(b.box ORDER BY b.amount DESC, b.box) FILTER (
+                           WHERE b.reason = 'ante' AND NOT EXISTS (
+                               SELECT FROM wallet_transactions r
+                               WHERE r.table_id = b.table_id AND r.round = b.round
+                                 AND r.operator_id = b.operator_id
+                                 AND r.player_id = b.player_id AND r.box = b.box
+                                 AND r.kind = 'win' AND r.reason = 'stake_returned'
+                                 AND r.seq > b.seq)))[1],
+                       min(b.box)) AS box,
                    (array_agg(b.session_id ORDER BY b.seq DESC))[1] AS session_id,
                    array_agg(b.transaction_id ORDER BY b.seq) AS refs
             FROM wallet_transactions b

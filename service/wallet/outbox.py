@@ -17,12 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 import uuid
 from typing import Any, Final
 
 import structlog
 
-from service.observability import WALLET_CALLS, WALLET_OWED
+from service.observability import WALLET_CALLS, WALLET_MANUAL, WALLET_OWED
 from service.operators import OperatorRegistry
 from service.wallet.bets import attempt_key, undo
 from service.wallet.port import UnknownOutcome
@@ -63,6 +64,10 @@ UPDATE wallet_transactions SET
     next_attempt_at = now() + make_interval(secs => $4), updated_at = now()
 WHERE seq = $1
 """
+_MANUAL: Final = "SELECT count(*) FROM wallet_transactions WHERE status = 'manual'"
+_MANUAL_EVERY_S: Final = 60.0
+"""How often the manual gauge is counted again: no index covers manual calls, so the count
+is a scan, not something for every pass (at once, though, after this instance flagged one)."""
 _ABANDONED: Final = """
 SELECT DISTINCT attempt_id FROM wallet_transactions
 WHERE status IN ('pending', 'accepted') AND created_at < now() - make_interval(secs => $1)
@@ -90,6 +95,8 @@ class Outbox:
         self._slots = asyncio.Semaphore(parallel)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._manual_counted_at: float | None = None
+        self._flagged = False
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="wallet-outbox")
@@ -153,7 +160,19 @@ class Outbox:
             heads = await conn.fetch(_HEADS)
         WALLET_OWED.set(len(heads))
         results = await asyncio.gather(*(self._deliver(h) for h in heads if h["due"]))
+        await self._count_manual()
         return sum(results)
+
+    async def _count_manual(self) -> None:
+        """The manual gauge (§3.3: a call given up on is flagged by a metric, too)."""
+        now = time.monotonic()
+        counted = self._manual_counted_at
+        if not self._flagged and counted is not None and now - counted < _MANUAL_EVERY_S:
+            return
+        self._flagged = False
+        self._manual_counted_at = now
+        async with self._pool.acquire() as conn:
+            WALLET_MANUAL.set(await conn.fetchval(_MANUAL))
 
     async def _deliver(self, head: Any) -> bool:
         async with self._slots, self._pool.acquire() as conn, conn.transaction():
@@ -188,6 +207,7 @@ class Outbox:
                 self._backoff(row["attempts"] + 1),
                 manual,
             )
+            self._flagged = self._flagged or manual
             log = _log.error if manual else _log.info
             log(
                 "wallet_call_manual" if manual else "wallet_call_retry",
