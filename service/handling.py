@@ -117,6 +117,8 @@ class Refusal(msgspec.Struct, frozen=True, kw_only=True):
     refused: str
     message: str
     fingerprint: str
+    balance: int | None = None
+    """A seamless operator's refusal: the balance it reported, answered again as it was."""
 
 
 def _answer(stored: bytes, command: Command) -> CommandResult:
@@ -126,13 +128,17 @@ def _answer(stored: bytes, command: Command) -> CommandResult:
         raise IdempotencyKeyReused("this idempotency key was used for a different command")
     if "refused" in raw:
         refusal = msgspec.convert(raw, Refusal)
-        raise ReplayedRefusal(refusal.refused, refusal.message)
+        raise ReplayedRefusal(refusal.refused, refusal.message, balance=refusal.balance)
     return msgspec.structs.replace(msgspec.convert(raw, CommandResult), duplicate=True)
 
 
 class ReplayedRefusal(RuleViolation):
     """A refusal answered again from memory: this command id was refused before, so the
     key is spent and only a new one sends the command again."""
+
+    def __init__(self, code: str, message: str, *, balance: int | None = None) -> None:
+        super().__init__(code, message)
+        self.balance = balance
 
 
 class IdempotencyKeyReused(Exception):
@@ -330,7 +336,10 @@ class CommandHandler:
         """Record the refusal under the command id, so a retry gets the same answer; if the
         id was recorded meanwhile (a concurrent retry won), the stored answer instead."""
         remembered = Refusal(
-            refused=refusal.code, message=refusal.message, fingerprint=fingerprint(command)
+            refused=refusal.code,
+            message=refusal.message,
+            fingerprint=fingerprint(command),
+            balance=getattr(refusal, "balance", None),
         )
         async with self._pool.acquire() as conn:
             inserted = await conn.fetchval(

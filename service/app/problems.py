@@ -98,8 +98,9 @@ def _refusal(exc: RuleViolation) -> ProblemDetailsException:
     # A refusal remembered under the command's key says so: the key is spent.
     replayed = {REPLAYED: "true"} if isinstance(exc, ReplayedRefusal) else None
     extra = {}
-    if isinstance(exc, WalletRefused) and exc.balance is not None:
-        extra["balance"] = exc.balance  # the operator's own figure (WALLET-PROTOCOL §3.2)
+    balance = exc.balance if isinstance(exc, WalletRefused | ReplayedRefusal) else None
+    if balance is not None:
+        extra["balance"] = balance  # the operator's own figure (WALLET-PROTOCOL §3.2)
     return _problem(exc.code, STATUS_OF_KIND[exc.kind], exc.message, headers=replayed, **extra)
 
 

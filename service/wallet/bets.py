@@ -29,6 +29,7 @@ from service.wallet.port import UnknownOutcome, WalletPort
 from service.wallet.protocol import Answer, BetCall
 
 __all__ = [
+    "PLAYER_LOCK",
     "REFUSED_STATUSES",
     "Bet",
     "PlacedBets",
@@ -37,6 +38,7 @@ __all__ = [
     "attempt_key",
     "commit_writes",
     "place_bets",
+    "player_key",
     "release",
     "undo",
 ]
@@ -98,9 +100,22 @@ SELECT o, t, 'bet', p, s, c, a, r, tb, rn, bx, $11, $12, 'pending'
 FROM locked, unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
                     $7::text[], $8::text[], $9::int[], $10::int[])
     AS u(o, t, p, s, c, a, r, tb, rn, bx)
+WHERE NOT EXISTS (
+    SELECT FROM wallet_transactions w
+    WHERE w.status = 'queued' AND w.operator_id = o AND w.player_id = p
+      AND w.table_id = tb AND w.round = rn)
 """
 """The attempt's lock and its intent in one statement: the lock is held (for the session)
-before the rows it guards are visible to anyone."""
+before the rows it guards are visible to anyone. Nothing is recorded while a call of the
+player's round is still owed (a rollback of an earlier attempt): its bets would overtake it."""
+
+PLAYER_LOCK: Final = 0x5EA3
+"""Class id of the players' advisory locks (two-key form, apart from attempts' locks): held
+by whoever sends a player's calls, so they go one at a time (§3.5)."""
+
+
+def player_key(player: PlayerRef) -> str:
+    return f"{player.operator_id}/{player.player_id}"
 
 
 async def place_bets(
@@ -115,6 +130,23 @@ async def place_bets(
     operator ids to their adapters, ``sessions`` game player ids to (session id, currency).
     Raises :class:`WalletRefused` or :class:`WalletUnavailable` after undoing the attempt,
     and ``DuplicateCommand`` before any call if ``command_id`` is already recorded."""
+    players = sorted({player_key(operator_of(d.wallet_id)) for d in debits})
+    for key in players:  # in one order, so two commands cannot wait on each other
+        await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", PLAYER_LOCK, key)
+    try:
+        return await _place_bets(conn, wallets, debits, sessions, command_id)
+    finally:
+        for key in players:
+            await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", PLAYER_LOCK, key)
+
+
+async def _place_bets(
+    conn: Any,
+    wallets: dict[str, WalletPort],
+    debits: Sequence[WalletDebited],
+    sessions: dict[str, tuple[str, str]],
+    command_id: str,
+) -> PlacedBets:
     stored = await lookup_command(conn, command_id)
     if stored is not None:
         # A retry of a command already answered (accepted, or refused by the rules or the
@@ -135,7 +167,7 @@ async def place_bets(
             )
         )
     try:
-        await conn.execute(
+        recorded = await conn.execute(
             _INTENT,
             [b.player.operator_id for b in bets],
             [b.transaction_id for b in bets],
@@ -151,6 +183,9 @@ async def place_bets(
             attempt_id,
             attempt_key(attempt_id),
         )
+        if recorded.rsplit(" ", 1)[-1] != str(len(bets)):
+            await undo(conn, attempt_id, "not sent: an earlier call of the round is owed")
+            raise WalletUnavailable("an earlier call of the player's round is still owed")
         answers: list[Answer] = []
         for bet in bets:
             try:

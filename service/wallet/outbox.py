@@ -25,7 +25,7 @@ import structlog
 
 from service.observability import WALLET_CALLS, WALLET_MANUAL, WALLET_OWED
 from service.operators import OperatorRegistry
-from service.wallet.bets import attempt_key, undo
+from service.wallet.bets import PLAYER_LOCK, attempt_key, undo
 from service.wallet.port import UnknownOutcome
 from service.wallet.protocol import FINAL_ROLLBACK_STATUSES, Answer, RollbackCall, WinCall
 
@@ -33,8 +33,6 @@ __all__ = ["Outbox"]
 
 _log = structlog.get_logger("wallet.outbox")
 
-_PLAYER_LOCK: Final = 0x5EA3
-"""Class id of the players' advisory locks (two-key form: apart from attempts' locks)."""
 
 _HEADS: Final = """
 SELECT DISTINCT ON (operator_id, player_id)
@@ -178,7 +176,7 @@ class Outbox:
         async with self._slots, self._pool.acquire() as conn, conn.transaction():
             player = f"{head['operator_id']}/{head['player_id']}"
             locked = await conn.fetchval(
-                "SELECT pg_try_advisory_xact_lock($1, hashtext($2))", _PLAYER_LOCK, player
+                "SELECT pg_try_advisory_xact_lock($1, hashtext($2))", PLAYER_LOCK, player
             )
             if not locked:
                 return False

@@ -318,6 +318,7 @@ async def test_the_second_debit_refused_for_funds_rolls_back_the_first_and_shows
     )
     assert replayed.status_code == 409
     assert replayed.headers["Idempotent-Replayed"] == "true"
+    assert replayed.json()["balance"] == problem["balance"]  # the same answer, whole
     assert len(await _bets(casino, at.player)) == 2
     # Not even once the player could afford it: the key's answer is given, and the
     # operator must not see a debit (and its rollback) for a command the game refused.
