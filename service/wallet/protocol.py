@@ -7,7 +7,7 @@ every business answer is HTTP 200 with a ``status``. Amounts are integers in min
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
+from typing import Annotated, Final, Literal, get_args
 
 import msgspec
 
@@ -53,19 +53,7 @@ Status = Literal[
     "invalid_signature",
     "unknown",
 ]
-ERROR_STATUSES: Final[tuple[str, ...]] = (
-    "insufficient_funds",
-    "invalid_session",
-    "session_expired",
-    "player_blocked",
-    "limit_reached",
-    "wrong_currency",
-    "duplicate_transaction",
-    "transaction_not_found",
-    "transaction_rolled_back",
-    "invalid_signature",
-    "unknown",
-)
+ERROR_STATUSES: Final[tuple[str, ...]] = tuple(s for s in get_args(Status) if s != "ok")
 FINAL_ROLLBACK_STATUSES: Final = frozenset({"ok", "transaction_not_found"})
 """A rollback answered with either is done (§3.3); anything else is sent again."""
 
