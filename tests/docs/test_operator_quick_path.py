@@ -34,7 +34,8 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.docs.test_readme import ALICE_HAND, CURL_RECORDER, DEALERS, README, ROOT
+from tests.docs.serving import README, ROOT, curl_recorder, dev_serve
+from tests.docs.test_readme import ALICE_HAND, DEALERS
 from tests.processes import SECRET, create_database, drop_database, eventually, free_port
 from tests.rules.scenario import deck_for
 
@@ -103,36 +104,14 @@ async def served(
     config = {"RUSSIAN_POKER_DATA_DIR": str(data), "RUSSIAN_POKER_JWT_SECRET": SECRET}
     if database:
         config["DATABASE_URL"] = database
-    port = free_port()
-    log = (tmp_path / "serve.log").open("wb")
-    process = subprocess.Popen(
-        ["./dev", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=_environment(**config, RUSSIAN_POKER_TEST_MODE="true"),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
     try:
-        async with httpx.AsyncClient() as client:
-            for _ in range(1200):
-                assert process.poll() is None, (tmp_path / "serve.log").read_text()
-                try:
-                    if (await client.get(f"{url}/health/ready")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                await asyncio.sleep(0.1)
-            else:
-                raise AssertionError("./dev serve did not get ready")
-        if embedded:
-            database = await asyncio.to_thread(_embedded_url, _environment(**config))
-        yield Served(url, database, config)
+        async with dev_serve(
+            _environment(**config, RUSSIAN_POKER_TEST_MODE="true"), tmp_path / "serve.log"
+        ) as url:
+            if embedded:
+                database = await asyncio.to_thread(_embedded_url, _environment(**config))
+            yield Served(url, database, config)
     finally:
-        process.send_signal(signal.SIGTERM)
-        await asyncio.to_thread(process.wait, 60)
-        log.close()
         if embedded:
             # Whatever a failed run left running of the embedded server, then its data.
             subprocess.run(
@@ -195,13 +174,7 @@ async def test_the_operator_quick_path_runs_as_written(
         )
     finally:
         await conn.close()
-    tools = tmp_path / "bin"
-    tools.mkdir()
-    real_curl = shutil.which("curl")
-    assert real_curl, "curl is needed to run the README's operator quick path"
-    (tools / "curl").write_text(CURL_RECORDER.format(curl=real_curl))
-    (tools / "curl").chmod(0o755)
-    calls_log = tmp_path / "curl.log"
+    tools, calls_log = curl_recorder(tmp_path, "the README's operator quick path")
     env = _environment(
         **served.env,
         API=served.url,

@@ -15,8 +15,6 @@ import asyncio
 import json
 import os
 import re
-import shutil
-import signal
 import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -26,11 +24,9 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.processes import SECRET, create_database, drop_database, free_port, token_headers
+from tests.docs.serving import README, ROOT, curl_recorder, dev_serve
+from tests.processes import SECRET, create_database, drop_database, token_headers
 from tests.rules.scenario import deck_for
-
-ROOT: Final = Path(__file__).parents[2]
-README: Final = (ROOT / "README.md").read_text()
 
 ALICE_HAND: Final = "2c 3d 9h Jc Qs"
 DEALERS: Final = {
@@ -46,18 +42,11 @@ def walk_through() -> str:
     return found.group(1)
 
 
-CURL_RECORDER: Final = """#!/usr/bin/env bash
-exec {curl} "$@" --write-out '%{{stderr}}%{{http_code}} %{{method}} %{{url_effective}}\\n' \\
-    2>>"$CURL_LOG"
-"""
-
-
 @pytest.fixture
 async def served(server_url: str, tmp_path: Path) -> AsyncIterator[tuple[str, str]]:
     """``./dev serve`` on a fresh database (test mode, for the scripted deck): its URL and
     the database's."""
     database = await create_database(server_url, "readme")
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RUSSIAN_POKER_", "PYTEST"))}
     env.update(
         DATABASE_URL=database,
@@ -65,33 +54,10 @@ async def served(server_url: str, tmp_path: Path) -> AsyncIterator[tuple[str, st
         RUSSIAN_POKER_JWT_SECRET=SECRET,
         RUSSIAN_POKER_TEST_MODE="true",
     )
-    log = (tmp_path / "serve.log").open("wb")
-    process = subprocess.Popen(
-        ["./dev", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
     try:
-        async with httpx.AsyncClient() as client:
-            for _ in range(600):
-                assert process.poll() is None, (tmp_path / "serve.log").read_text()
-                try:
-                    if (await client.get(f"{url}/health/ready")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                await asyncio.sleep(0.1)
-            else:
-                raise AssertionError("./dev serve did not get ready")
-        yield url, database
+        async with dev_serve(env, tmp_path / "serve.log") as url:
+            yield url, database
     finally:
-        process.send_signal(signal.SIGTERM)
-        await asyncio.to_thread(process.wait, 30)
-        log.close()
         await drop_database(server_url, database)
 
 
@@ -109,13 +75,7 @@ async def test_the_walk_through_runs_as_written(
         )
     finally:
         await conn.close()
-    tools = tmp_path / "bin"
-    tools.mkdir()
-    real_curl = shutil.which("curl")
-    assert real_curl, "curl is needed to run the README's walk-through"
-    (tools / "curl").write_text(CURL_RECORDER.format(curl=real_curl))
-    (tools / "curl").chmod(0o755)
-    calls = tmp_path / "curl.log"
+    tools, calls = curl_recorder(tmp_path, "the README's walk-through")
     env = {k: v for k, v in os.environ.items() if not k.startswith("RUSSIAN_POKER_")}
     env.update(
         API=url,
