@@ -50,6 +50,7 @@ from service.tenancy import DEFAULT_OPERATOR, operator_of
 from service.wallet.bets import (
     PlacedBets,
     WalletRefused,
+    WalletUnavailable,
     commit_writes,
     place_bets,
     release,
@@ -254,6 +255,10 @@ class CommandHandler:
                 raise
             except Conflict:
                 facts.update(outcome="conflict")
+                raise
+            except WalletUnavailable as unknown:
+                # Why the outcome was unknown (a time-out, an answer refused): never a secret.
+                facts.update(outcome="wallet_unavailable", why=str(unknown))
                 raise
             facts.update(
                 outcome="duplicate" if result.duplicate else "accepted",
