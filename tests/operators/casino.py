@@ -5,13 +5,22 @@ every wallet call is read back to check it against the operator's ledger."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
 
-from service.app.auth import mint_token
 from tests.api.conftest import SECRET
+from tests.operators.harness import (
+    Player,
+    command,
+    launch,
+    net_of,
+    register,
+    staff_of,
+    table_of,
+    wallet_calls,
+)
 from tests.processes import eventually
 from tests.wallet.reference import ReferenceWallet
 
@@ -19,22 +28,10 @@ __all__ = ["ADMIN", "Casino", "Player", "staff"]
 
 
 def staff(role: str, operator: str = "default", name: str = "staff") -> dict[str, str]:
-    token = mint_token(SECRET, role, name, 6 * 3600, operator=operator)  # type: ignore[arg-type]
-    return {"Authorization": f"Bearer {token}"}
+    return staff_of(SECRET, role, operator, name)
 
 
 ADMIN = staff("admin", name="root")
-
-
-class Player:
-    """A launched session's player."""
-
-    def __init__(self, operator_id: str, player_id: str, launched: Mapping[str, Any]) -> None:
-        self.operator_id = operator_id
-        self.player_id = player_id
-        self.session_id: str = launched["session_id"]
-        self.game_id: str = launched["game_player_id"]
-        self.headers = {"Authorization": f"Bearer {launched['session_token']}"}
 
 
 class Casino:
@@ -65,28 +62,12 @@ class Casino:
             if wallet is not None
             else {"mode": "internal"}
         )
-        r = await self.client.post(
-            "/v1/operators",
-            json={
-                "operator_id": operator_id,
-                "name": operator_id.title(),
-                "currencies": list(currencies),
-                "wallet": config,
-            },
-            headers=ADMIN,
-        )
-        assert r.status_code == 201, r.text
-        registered: dict[str, Any] = r.json()
-        return registered
+        return await register(self.client, ADMIN, operator_id, config, currencies)
 
     async def launch(self, operator_id: str, player_id: str, currency: str = "EUR") -> Player:
-        r = await self.client.post(
-            "/v1/sessions",
-            json={"player_id": player_id, "currency": currency},
-            headers=staff("operator", operator_id),
+        return await launch(
+            self.client, staff("operator", operator_id), operator_id, player_id, currency
         )
-        assert r.status_code == 201, r.text
-        return Player(operator_id, player_id, r.json())
 
     async def open_table(
         self,
@@ -121,17 +102,12 @@ class Casino:
     async def post(
         self, player: Player, table_id: str, kind: str, *, key: str | None = None, **fields: Any
     ) -> httpx.Response:
-        return await self.client.post(
-            f"/v1/tables/{table_id}/commands",
-            json={"type": kind, **fields},
-            headers={**player.headers, "Idempotency-Key": key or f"k{next(self._keys)}"},
+        return await command(
+            self.client, player, table_id, kind, key or f"k{next(self._keys)}", **fields
         )
 
     async def send(self, player: Player, table_id: str, kind: str, **fields: Any) -> dict[str, Any]:
-        r = await self.post(player, table_id, kind, **fields)
-        assert r.status_code == 200, r.text
-        table: dict[str, Any] = r.json()["table"]
-        return table
+        return table_of(await self.post(player, table_id, kind, **fields))
 
     async def view(self, table_id: str, player: Player | None = None) -> dict[str, Any]:
         headers = player.headers if player else ADMIN
@@ -142,14 +118,7 @@ class Casino:
 
     async def calls(self, **where: Any) -> list[dict[str, Any]]:
         """The game's wallet transactions, oldest first, filtered by column values."""
-        clauses = " AND ".join(f"{column} = ${i}" for i, column in enumerate(where, 1))
-        rows = await self.pool.fetch(
-            "SELECT * FROM wallet_transactions"
-            + (f" WHERE {clauses}" if clauses else "")
-            + " ORDER BY seq",
-            *where.values(),
-        )
-        return [dict(r) for r in rows]
+        return await wallet_calls(self.pool, **where)
 
     async def delivered(self, timeout: float = 60) -> None:
         """Wait until the outbox owes nothing (every win and rollback answered)."""
@@ -168,11 +137,4 @@ class Casino:
     async def game_net(self, player: Player) -> int:
         """What the game's record says the player won (credits) minus staked (debits) at the
         operator: committed bets and every win queued."""
-        rows = await self.calls(operator_id=player.operator_id, player_id=player.player_id)
-        net = 0
-        for row in rows:
-            if row["kind"] == "bet" and row["status"] == "committed":
-                net -= row["amount"]
-            elif row["kind"] == "win":
-                net += row["amount"]
-        return net
+        return net_of(await self.calls(operator_id=player.operator_id, player_id=player.player_id))

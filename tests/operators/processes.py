@@ -22,7 +22,16 @@ from typing import Any, Final
 import asyncpg
 import httpx
 
-from service.app.auth import mint_token
+from tests.operators.harness import (
+    Player,
+    command,
+    launch,
+    net_of,
+    register,
+    staff_of,
+    table_of,
+    wallet_calls,
+)
 from tests.processes import SECRET, ServiceProcess, create_database, drop_database, eventually
 from tests.wallet.reference import ReferenceWallet
 
@@ -42,25 +51,10 @@ it is a call that needs a person, which none of these tests may leave behind).""
 
 def staff(role: str, operator: str = "default", name: str = "staff") -> dict[str, str]:
     """``Authorization`` of an admin or an operator, signed with the processes' secret."""
-    token = mint_token(SECRET, role, name, 6 * 3600, operator=operator)  # type: ignore[arg-type]
-    return {"Authorization": f"Bearer {token}"}
+    return staff_of(SECRET, role, operator, name)
 
 
 ADMIN: Final = staff("admin", name="root")
-
-
-class Player:
-    """A launched session's player."""
-
-    def __init__(self, operator_id: str, player_id: str, launched: Mapping[str, Any]) -> None:
-        self.operator_id = operator_id
-        self.player_id = player_id
-        self.session_id: str = launched["session_id"]
-        self.game_id: str = launched["game_player_id"]
-        self.headers = {"Authorization": f"Bearer {launched['session_token']}"}
-
-    def __repr__(self) -> str:
-        return f"<player {self.game_id}>"
 
 
 @dataclass
@@ -127,35 +121,22 @@ class Deployment:
         self, operator_id: str, *, timeout_ms: int = 5000, currencies: Iterable[str] = ("EUR",)
     ) -> None:
         """A seamless operator whose wallet is the reference wallet."""
-        r = await self.client().post(
-            "/v1/operators",
-            json={
-                "operator_id": operator_id,
-                "name": operator_id.title(),
-                "currencies": list(currencies),
-                "wallet": {
-                    "mode": "seamless",
-                    "url": self.wallet.url,
-                    "secret": self.wallet.secret,
-                    "timeout_ms": timeout_ms,
-                },
-            },
-            headers=ADMIN,
-        )
-        assert r.status_code == 201, r.text
+        wallet = {
+            "mode": "seamless",
+            "url": self.wallet.url,
+            "secret": self.wallet.secret,
+            "timeout_ms": timeout_ms,
+        }
+        await register(self.client(), ADMIN, operator_id, wallet, currencies)
 
     async def launch(
         self, operator_id: str, player_id: str, *, balance: int, currency: str = "EUR"
     ) -> Player:
         """The player funded at the operator with ``balance``, and a session launched."""
         await self.wallet.set_player(player_id, currency, balance)
-        r = await self.client().post(
-            "/v1/sessions",
-            json={"player_id": player_id, "currency": currency},
-            headers=staff("operator", operator_id),
+        return await launch(
+            self.client(), staff("operator", operator_id), operator_id, player_id, currency
         )
-        assert r.status_code == 201, r.text
-        return Player(operator_id, player_id, r.json())
 
     async def open_table(
         self,
@@ -202,20 +183,13 @@ class Deployment:
         via: int = 0,
         **fields: Any,
     ) -> httpx.Response:
-        return await self.client(via).post(
-            f"/v1/tables/{table_id}/commands",
-            json={"type": kind, **fields},
-            headers={**player.headers, "Idempotency-Key": key or self.key()},
-        )
+        return await command(self.client(via), player, table_id, kind, key or self.key(), **fields)
 
     async def send(
         self, player: Player, table_id: str, kind: str, *, via: int = 0, **fields: Any
     ) -> dict[str, Any]:
         """A command that must be accepted; the table as it left it."""
-        r = await self.post(player, table_id, kind, via=via, **fields)
-        assert r.status_code == 200, r.text
-        table: dict[str, Any] = r.json()["table"]
-        return table
+        return table_of(await self.post(player, table_id, kind, via=via, **fields))
 
     async def view(self, table_id: str, player: Player, *, via: int = 0) -> dict[str, Any]:
         r = await self.client(via).get(f"/v1/tables/{table_id}", headers=player.headers)
@@ -227,14 +201,7 @@ class Deployment:
 
     async def calls(self, **where: Any) -> list[dict[str, Any]]:
         """The game's wallet transactions, oldest first, filtered by column values."""
-        clauses = " AND ".join(f"{column} = ${i}" for i, column in enumerate(where, 1))
-        rows = await self.pool.fetch(
-            "SELECT * FROM wallet_transactions"
-            + (f" WHERE {clauses}" if clauses else "")
-            + " ORDER BY seq",
-            *where.values(),
-        )
-        return [dict(r) for r in rows]
+        return await wallet_calls(self.pool, **where)
 
     async def delivered(self, timeout: float = 60) -> None:
         """Wait until nothing is owed: no bet pending, no win or rollback queued. The
@@ -307,14 +274,7 @@ class Deployment:
             assert closes[place] == 1, (place, closes[place])
         books = Books(ours, theirs)
         for player_id, start in starts.items():
-            net = 0
-            for row in ours:
-                if row["player_id"] != player_id:
-                    continue
-                if row["kind"] == "bet" and row["status"] == "committed":
-                    net -= row["amount"]
-                elif row["kind"] == "win":
-                    net += row["amount"]
+            net = net_of(row for row in ours if row["player_id"] == player_id)
             books.net[player_id] = net
             balance = await self.wallet.balance_of(player_id)
             assert balance == start + net, (player_id, start, net, balance)
