@@ -20,16 +20,15 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 import httpx
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.reference_wallet.faults import FAULT_MODES
 from service.rules.cards import FULL_DECK
+from tests.operators import module_fixtures
 from tests.operators.casino import Casino, Player
 from tests.operators.faults_helpers import (
     START,
@@ -41,24 +40,14 @@ from tests.operators.faults_helpers import (
     new_operator,
     new_player,
     quiet,
-    running_casino,
-    running_wallet,
     table_state,
 )
 from tests.wallet.reference import ReferenceWallet
 
 TIMEOUT_MS: Final = 300
 SLOW_MS: Final = 700
-MODES: Final = (
-    "slow",
-    "error_500",
-    "drop_after_apply",
-    "drop_before_apply",
-    "stall_after_apply",
-    "duplicate",
-    "bad_signature",
-    "stale_signature",
-)
+MODES: Final = tuple(mode for mode in FAULT_MODES if mode != "down")
+"""Every fault of one call (``down`` stops the whole wallet: test_operator_down's)."""
 DECISIONS: Final = ("Play", "Fold", "Exchange", "RequestDealerExchange", "DeclineDealerExchange")
 """The decisions the random steps take when the view offers them."""
 FINISHING: Final = ("Play", "DeclineDealerExchange", "Fold")
@@ -91,21 +80,9 @@ _rounds = st.lists(st.lists(_step, min_size=1, max_size=8), min_size=1, max_size
 """Rounds of random steps; each is played out after its steps (its faults still on)."""
 
 
-@pytest.fixture(scope="module")
-async def shared_wallet(
-    server_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[ReferenceWallet]:
-    async with running_wallet(server_url, tmp_path_factory.mktemp("wallets")) as wallet:
-        yield wallet
-
-
-@pytest.fixture(scope="module")
-async def shared_casino(
-    database_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[Casino]:
-    data_dir: Path = tmp_path_factory.mktemp("casino")
-    async with running_casino(database_url, data_dir) as casino:
-        yield casino
+# One casino and one wallet for the whole module (pytest finds fixtures by module name).
+shared_casino = module_fixtures.shared_casino
+shared_wallet = module_fixtures.shared_wallet
 
 
 class _Game:

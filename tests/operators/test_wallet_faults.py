@@ -22,13 +22,13 @@ players and tables, and starts with nothing owed and no fault on.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any, Final
 
 import httpx
 import pytest
 
 from service.reference_wallet.faults import FAULT_MODES
+from tests.operators import module_fixtures
 from tests.operators.casino import Casino, Player, staff
 from tests.operators.faults_helpers import (
     START,
@@ -38,8 +38,6 @@ from tests.operators.faults_helpers import (
     closing_calls,
     deliveries_of,
     quiet,
-    running_casino,
-    running_wallet,
     seat,
     table_state,
 )
@@ -68,21 +66,9 @@ the rollback got there first)."""
 NEVER_APPLIED: Final = {"error_500", "drop_before_apply", "down"}
 
 
-@pytest.fixture(scope="module")
-async def shared_wallet(
-    server_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[ReferenceWallet]:
-    async with running_wallet(server_url, tmp_path_factory.mktemp("wallets")) as wallet:
-        yield wallet
-
-
-@pytest.fixture(scope="module")
-async def shared_casino(
-    database_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[Casino]:
-    data_dir: Path = tmp_path_factory.mktemp("casino")
-    async with running_casino(database_url, data_dir) as casino:
-        yield casino
+# One casino and one wallet for the whole module (pytest finds fixtures by module name).
+shared_casino = module_fixtures.shared_casino
+shared_wallet = module_fixtures.shared_wallet
 
 
 @pytest.fixture
