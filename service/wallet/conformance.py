@@ -45,6 +45,7 @@ from service.wallet.protocol import (
     BetCall,
     RollbackCall,
     WinCall,
+    rollback_of,
 )
 from service.wallet.raw import RawTransport
 from service.wallet.signing import WINDOW_S, BadSignature, sign
@@ -191,20 +192,7 @@ class _Kit:
         )
 
     def rollback_call(self, bet: BetCall) -> RollbackCall:
-        return RollbackCall(
-            request_id=_request_id(),
-            operator_id=self.operator_id,
-            player_id=self.player_id,
-            session_id=bet.session_id,
-            currency=self.currency,
-            transaction_id=self.transaction_id(),
-            amount=bet.amount,
-            round_id=bet.round_id,
-            table_id=bet.table_id,
-            box=bet.box,
-            reason=bet.reason,
-            reference_transaction_id=bet.transaction_id,
-        )
+        return rollback_of(bet, request_id=_request_id(), transaction_id=self.transaction_id())
 
     async def balance(self) -> int:
         answer = await self.port.balance(

@@ -30,6 +30,7 @@ __all__ = [
     "Status",
     "WinCall",
     "money_fields",
+    "rollback_of",
 ]
 
 CallName = Literal["balance", "bet", "win", "rollback"]
@@ -170,3 +171,22 @@ def money_fields(call: Call) -> dict[str, object]:
     fields = msgspec.structs.asdict(call)
     fields.pop("request_id", None)
     return fields
+
+
+def rollback_of(bet: BetCall, *, request_id: str, transaction_id: str) -> RollbackCall:
+    """The rollback of ``bet``: its own player, session, amount, round, box and reason
+    (§3.3), under a transaction id of its own, naming the bet."""
+    return RollbackCall(
+        request_id=request_id,
+        operator_id=bet.operator_id,
+        player_id=bet.player_id,
+        session_id=bet.session_id,
+        currency=bet.currency,
+        transaction_id=transaction_id,
+        amount=bet.amount,
+        round_id=bet.round_id,
+        table_id=bet.table_id,
+        box=bet.box,
+        reason=bet.reason,
+        reference_transaction_id=bet.transaction_id,
+    )

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import uuid
-from typing import Final
+from typing import Any, Final
 
 import asyncpg
+import msgspec
 
 from events.commands import Actor
 from service.handling import WalletHandler
 from service.tenancy import game_player_id
-from service.wallet.protocol import BalanceCall, BetCall, RollbackCall, WinCall
+from service.wallet.protocol import BalanceCall, BetCall, RollbackCall, WinCall, rollback_of
 
 __all__ = [
     "CURRENCY",
@@ -41,6 +42,29 @@ def balance_call(player: str, *, operator: str = OPERATOR, currency: str = CURRE
     )
 
 
+def _money(
+    player: str,
+    amount: int,
+    transaction_id: str | None,
+    operator: str,
+    currency: str,
+    round_id: str,
+) -> dict[str, Any]:
+    """The fields a bet and a win of these tests share (session s1, box 2)."""
+    return {
+        "request_id": uuid.uuid4().hex,
+        "operator_id": operator,
+        "player_id": player,
+        "session_id": "s1",
+        "currency": currency,
+        "transaction_id": transaction_id or tx(),
+        "amount": amount,
+        "round_id": round_id,
+        "table_id": round_id.rpartition(":")[0],
+        "box": 2,
+    }
+
+
 def bet_call(
     player: str,
     amount: int,
@@ -52,17 +76,7 @@ def bet_call(
     reason: str = "ante",
 ) -> BetCall:
     return BetCall(
-        request_id=uuid.uuid4().hex,
-        operator_id=operator,
-        player_id=player,
-        session_id="s1",
-        currency=currency,
-        transaction_id=transaction_id or tx(),
-        amount=amount,
-        round_id=round_id,
-        table_id=round_id.rpartition(":")[0],
-        box=2,
-        reason=reason,
+        **_money(player, amount, transaction_id, operator, currency, round_id), reason=reason
     )
 
 
@@ -77,16 +91,7 @@ def win_call(
     round_id: str = "t1:7",
 ) -> WinCall:
     return WinCall(
-        request_id=uuid.uuid4().hex,
-        operator_id=operator,
-        player_id=player,
-        session_id="s1",
-        currency=currency,
-        transaction_id=transaction_id or tx(),
-        amount=amount,
-        round_id=round_id,
-        table_id=round_id.rpartition(":")[0],
-        box=2,
+        **_money(player, amount, transaction_id, operator, currency, round_id),
         reason="win",
         round_closed=True,
         reference_transaction_ids=references,
@@ -96,20 +101,8 @@ def win_call(
 def rollback_call(
     bet: BetCall, *, transaction_id: str | None = None, currency: str | None = None
 ) -> RollbackCall:
-    return RollbackCall(
-        request_id=uuid.uuid4().hex,
-        operator_id=bet.operator_id,
-        player_id=bet.player_id,
-        session_id=bet.session_id,
-        currency=currency or bet.currency,
-        transaction_id=transaction_id or tx(),
-        amount=bet.amount,
-        round_id=bet.round_id,
-        table_id=bet.table_id,
-        box=bet.box,
-        reason=bet.reason,
-        reference_transaction_id=bet.transaction_id,
-    )
+    call = rollback_of(bet, request_id=uuid.uuid4().hex, transaction_id=transaction_id or tx())
+    return call if currency is None else msgspec.structs.replace(call, currency=currency)
 
 
 async def fund_internal(
