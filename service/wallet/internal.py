@@ -148,11 +148,7 @@ class InternalWallet:
                             conn, command_id, _Record(call="bet", fields=fields, answer=answer)
                         )
                         return answer
-                    answer = Answer(
-                        status="ok",
-                        balance=held.wallet.balance - call.amount,
-                        operator_transaction_id=_operator_transaction_id(command_id),
-                    )
+                    answer = _ok(held.wallet.balance - call.amount, command_id)
                     debit = WalletDebited(
                         wallet_id=held.wallet.wallet_id,
                         amount=call.amount,
@@ -188,11 +184,7 @@ class InternalWallet:
                         return await _unless_recorded(
                             conn, "win", fields, command_id, call, refusal or _invalid_session()
                         )
-                    answer = Answer(
-                        status="ok",
-                        balance=held.wallet.balance + call.amount,
-                        operator_transaction_id=_operator_transaction_id(command_id),
-                    )
+                    answer = _ok(held.wallet.balance + call.amount, command_id)
                     record = _Record(call="win", fields=fields, answer=answer)
                     if call.amount == 0:
                         # Closes a round and moves nothing: no ledger row, only the answer.
@@ -266,11 +258,7 @@ class InternalWallet:
         bet_command_id: str,
     ) -> Answer:
         amount = int(bet.fields["amount"])
-        answer = Answer(
-            status="ok",
-            balance=held.wallet.balance + amount,
-            operator_transaction_id=_operator_transaction_id(command_id),
-        )
+        answer = _ok(held.wallet.balance + amount, command_id)
         # Table, round and box of the bet being undone, so the ledger pairs them up.
         credit = WalletCredited(
             wallet_id=held.wallet.wallet_id,
@@ -287,11 +275,7 @@ class InternalWallet:
         except DuplicateEvent:
             # Another rollback id refunded this bet already: acknowledge, move nothing.
             now = await self._load(conn, call.player_id)
-            answer = Answer(
-                status="ok",
-                balance=now.wallet.balance if now else None,
-                operator_transaction_id=_operator_transaction_id(command_id),
-            )
+            answer = _ok(now.wallet.balance if now else None, command_id)
             await _record_only(
                 conn, command_id, _Record(call="rollback", fields=fields, answer=answer)
             )
@@ -443,6 +427,13 @@ async def _unless_recorded(
     if stored is not None:
         return _repeat(kind, fields, stored, call.transaction_id)
     return refusal
+
+
+def _ok(balance: int | None, command_id: str) -> Answer:
+    """An applied call's answer: the balance after it, and the id the move has here."""
+    return Answer(
+        status="ok", balance=balance, operator_transaction_id=_operator_transaction_id(command_id)
+    )
 
 
 def _refundable(bet: _Record, call: RollbackCall) -> bool:
