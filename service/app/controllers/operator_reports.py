@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, get_args
 
 import msgspec
 from litestar import Controller, Request, get
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
+from events.wallet import CreditReason, DebitReason
 from service.app.auth import require_operator
 from service.app.controllers.operators import OperatorId
 from service.app.dependencies import Caller, Pool
@@ -221,16 +222,9 @@ ORDER BY seq
 LIMIT $9
 """
 
-_STAKE_DEBITS: Final = ("ante", "bonus", "bet", "draw_fee", "insurance")
-_WIN_CREDITS: Final = (
-    "refund",
-    "bonus",
-    "settlement",
-    "win",
-    "stake_returned",
-    "bonus_win",
-    "insurance_win",
-)
+# Every debit of play is a stake; every credit but a rollback's (a stake undone) is a win.
+_STAKE_DEBITS: Final = get_args(DebitReason)
+_WIN_CREDITS: Final = tuple(r for r in get_args(CreditReason) if r != "rollback")
 
 # Both sources at once: a seamless operator's money is in wallet_transactions, an internal
 # one's in the ledger of its players' wallets (ids `operator:player`, bare for the default
