@@ -52,6 +52,7 @@ __all__ = [
     "DatabaseProxy",
     "PrivatePostgres",
     "ServiceProcess",
+    "answers_200",
     "create_database",
     "drop_database",
     "eventually",
@@ -143,6 +144,16 @@ async def drop_database(server_url: str, url: str) -> None:
             await admin.close()
 
 
+async def answers_200(url: str) -> bool:
+    """Whether a GET of ``url`` answers 200 now (false while nothing listens there yet)."""
+    try:
+        async with httpx.AsyncClient(timeout=5) as client:
+            response = await client.get(url)
+    except httpx.HTTPError:
+        return False
+    return response.status_code == 200
+
+
 class ServiceProcess:
     """``russian-poker serve --port P`` as a child process with its own log file."""
 
@@ -222,12 +233,7 @@ class ServiceProcess:
 
     async def ready(self) -> bool:
         """Whether ``/health/ready`` answers 200 now."""
-        try:
-            async with httpx.AsyncClient(timeout=5) as client:
-                response = await client.get(f"{self.url}/health/ready")
-        except httpx.HTTPError:
-            return False
-        return response.status_code == 200
+        return await answers_200(f"{self.url}/health/ready")
 
     async def wait_ready(self, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 import httpx
 
-from tests.processes import free_port
+from tests.processes import answers_200, free_port
 
 __all__ = ["REFERENCE_SECRET", "ReferenceWallet"]
 
@@ -103,12 +103,7 @@ class ReferenceWallet:
             self._registered = True
 
     async def ready(self) -> bool:
-        try:
-            async with httpx.AsyncClient(timeout=5) as client:
-                response = await client.get(f"{self.base}/_admin/ready")
-        except httpx.HTTPError:
-            return False
-        return response.status_code == 200
+        return await answers_200(f"{self.base}/_admin/ready")
 
     async def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
