@@ -29,6 +29,7 @@ from service.wallet.seamless import SeamlessWallet
 from tests.operators.processes import Deployment, Player, deployment
 from tests.processes import eventually
 from tests.rules.scenario import deck_for
+from tests.wallet.calls import bet_call
 from tests.wallet.reference import ReferenceWallet
 
 OPERATOR: Final = "acme"
@@ -115,18 +116,8 @@ async def test_stall_after_apply_applies_then_holds_the_answer(
 
 
 def _bet(transaction_id: str) -> BetCall:
-    return BetCall(
-        request_id=transaction_id,
-        operator_id=OPERATOR,
-        player_id="stalled",
-        session_id="s1",
-        currency="EUR",
-        transaction_id=transaction_id,
-        amount=100,
-        round_id="t1:1",
-        table_id="t1",
-        box=1,
-        reason="ante",
+    return bet_call(
+        "stalled", 100, transaction_id=transaction_id, operator=OPERATOR, round_id="t1:1"
     )
 
 

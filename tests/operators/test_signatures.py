@@ -15,10 +15,10 @@ import httpx
 import msgspec
 import pytest
 
-from service.wallet.protocol import BetCall
 from service.wallet.signing import HEADER, WINDOW_S, sign
 from tests.operators.casino import Casino
 from tests.rules.scenario import deck_for
+from tests.wallet.calls import bet_call
 from tests.wallet.reference import ReferenceWallet
 
 START = 10_000
@@ -59,20 +59,9 @@ async def test_the_service_refuses_an_answer_it_cannot_trust(
 
 
 def _bet(transaction_id: str) -> bytes:
-    call = BetCall(
-        request_id=uuid.uuid4().hex,
-        operator_id="acme",
-        player_id="alice",
-        session_id="s-1",
-        currency="EUR",
-        transaction_id=transaction_id,
-        amount=100,
-        round_id="t1:1",
-        table_id="t1",
-        box=1,
-        reason="ante",
+    return msgspec.json.encode(
+        bet_call("alice", 100, transaction_id=transaction_id, operator="acme", round_id="t1:1")
     )
-    return msgspec.json.encode(call)
 
 
 @pytest.mark.parametrize(
