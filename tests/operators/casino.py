@@ -19,6 +19,7 @@ from tests.operators.harness import (
     register,
     staff_of,
     table_of,
+    view_of,
     wallet_calls,
 )
 from tests.processes import eventually
@@ -111,10 +112,7 @@ class Casino:
 
     async def view(self, table_id: str, player: Player | None = None) -> dict[str, Any]:
         headers = player.headers if player else ADMIN
-        r = await self.client.get(f"/v1/tables/{table_id}", headers=headers)
-        assert r.status_code == 200, r.text
-        view: dict[str, Any] = r.json()
-        return view
+        return await view_of(self.client, table_id, headers)
 
     async def calls(self, **where: Any) -> list[dict[str, Any]]:
         """The game's wallet transactions, oldest first, filtered by column values."""

@@ -21,6 +21,7 @@ __all__ = [
     "register",
     "staff_of",
     "table_of",
+    "view_of",
     "wallet_calls",
 ]
 
@@ -101,6 +102,16 @@ def table_of(r: httpx.Response) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     table: dict[str, Any] = r.json()["table"]
     return table
+
+
+async def view_of(
+    client: httpx.AsyncClient, table_id: str, headers: Mapping[str, str]
+) -> dict[str, Any]:
+    """The table as the holder of ``headers`` sees it."""
+    r = await client.get(f"/v1/tables/{table_id}", headers=dict(headers))
+    assert r.status_code == 200, r.text
+    view: dict[str, Any] = r.json()
+    return view
 
 
 async def wallet_calls(pool: asyncpg.Pool[asyncpg.Record], **where: Any) -> list[dict[str, Any]]:

@@ -30,6 +30,7 @@ from tests.operators.harness import (
     register,
     staff_of,
     table_of,
+    view_of,
     wallet_calls,
 )
 from tests.processes import SECRET, ServiceProcess, create_database, drop_database, eventually
@@ -192,10 +193,7 @@ class Deployment:
         return table_of(await self.post(player, table_id, kind, via=via, **fields))
 
     async def view(self, table_id: str, player: Player, *, via: int = 0) -> dict[str, Any]:
-        r = await self.client(via).get(f"/v1/tables/{table_id}", headers=player.headers)
-        assert r.status_code == 200, r.text
-        view: dict[str, Any] = r.json()
-        return view
+        return await view_of(self.client(via), table_id, player.headers)
 
     # -- the game's record ---------------------------------------------------------------
 
