@@ -224,6 +224,15 @@ class _Kit:
         self.open_bets.setdefault(call.transaction_id, call)
         return await self.port.bet(call)
 
+    async def accepted_bet(self) -> tuple[int, BetCall, Answer]:
+        """A bet of ``amount`` the wallet answered ``ok`` (the scenario fails otherwise): the
+        balance before it, the call and its answer."""
+        before = await self.funded_balance(self.amount)
+        call = self.bet_call()
+        answer = await self.bet(call)
+        _expect(answer.status == "ok", f"the bet was answered {_describe(answer)}")
+        return before, call, answer
+
     def settled(self, call: BetCall) -> None:
         self.open_bets.pop(call.transaction_id, None)
 
@@ -257,10 +266,7 @@ class _Kit:
         _expect(self.initial >= 0, f"the balance is negative: {self.initial}")
 
     async def bet_and_repeat(self) -> None:
-        before = await self.funded_balance(self.amount)
-        call = self.bet_call()
-        first = await self.bet(call)
-        _expect(first.status == "ok", f"the bet was answered {_describe(first)}")
+        before, call, first = await self.accepted_bet()
         _expect(
             first.balance == before - self.amount,
             f"the bet's answer says balance {first.balance}, expected {before - self.amount}",
@@ -321,10 +327,7 @@ class _Kit:
     ) -> None:
         """A bet of ``amount`` settled by a win of the same amount: balance back where it
         was, which proves the credit was applied (once)."""
-        before = await self.funded_balance(self.amount)
-        bet = self.bet_call()
-        answer = await self.bet(bet)
-        _expect(answer.status == "ok", f"the bet was answered {_describe(answer)}")
+        before, bet, _ = await self.accepted_bet()
         references = (bet.transaction_id,) if with_reference else ()
         win = self.win_call(
             bet.round_id, self.amount, reason=reason, references=references, session_id=session_id
@@ -362,10 +365,7 @@ class _Kit:
         _expect(after == before, f"balance {before} → {after} after a win of 0")
 
     async def _bet_then_rollback(self, *, repeat: bool) -> None:
-        before = await self.funded_balance(self.amount)
-        bet = self.bet_call()
-        answer = await self.bet(bet)
-        _expect(answer.status == "ok", f"the bet was answered {_describe(answer)}")
+        before, bet, _ = await self.accepted_bet()
         call = self.rollback_call(bet)
         undone = await self.rollback(call)
         _expect(
