@@ -25,6 +25,7 @@ from service.audit.reconcile import reconcile
 from service.audit.replay import select_rounds, verify_rounds
 from service.cli import main
 from tests.audit.conftest import ROUNDS_PER_TABLE, TABLES, Played, catch_up_fully
+from tests.audit.tampering import rolled_back
 
 Connection = asyncpg.Connection
 
@@ -34,13 +35,8 @@ async def tampering(
     played: Played,
 ) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy[asyncpg.Record]]:
     """A connection inside a transaction that is rolled back afterwards."""
-    async with played.pool.acquire() as conn:
-        transaction = conn.transaction()
-        await transaction.start()
-        try:
-            yield conn
-        finally:
-            await transaction.rollback()
+    async with rolled_back(played.pool) as conn:
+        yield conn
 
 
 async def test_bots_played_every_kind_of_move(played: Played) -> None:

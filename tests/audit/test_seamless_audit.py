@@ -18,6 +18,7 @@ from projections.rebuild import rebuild
 from projections.redaction import round_of
 from service.audit.reconcile import reconcile
 from service.audit.replay import select_rounds, verify_rounds
+from tests.audit.tampering import rolled_back
 from tests.operators.casino import Casino, Player, staff
 from tests.operators.conftest import casino, reference_wallet, reference_wallet_factory
 from tests.processes import eventually
@@ -208,13 +209,8 @@ async def tampering(
     casino: Casino, shared: Shared
 ) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy[asyncpg.Record]]:
     """A connection inside a transaction that is rolled back afterwards."""
-    async with casino.pool.acquire() as conn:
-        transaction = conn.transaction()
-        await transaction.start()
-        try:
-            yield conn
-        finally:
-            await transaction.rollback()
+    async with rolled_back(casino.pool) as conn:
+        yield conn
 
 
 async def _money_event(conn: Any, where: str) -> asyncpg.Record:
