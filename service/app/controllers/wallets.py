@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
@@ -18,7 +18,7 @@ from service.app.problems import problem
 from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
 from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
-from service.handling import TransferResult
+from service.handling import TransferResult, WalletHandler
 from service.operators import OperatorRegistry
 from service.tenancy import game_player_id, valid_operator_player
 
@@ -110,17 +110,7 @@ class WalletController(Controller):
         wallets: Wallets,
         principal: Caller,
     ) -> Response[TransferResult]:
-        require(principal, "operator")
-        result = await wallets.transfer(
-            _internal_id(principal, wallet_id),
-            "deposit",
-            data.transfer_id,
-            data.amount,
-            actor=_actor(principal),
-        )
-        return answer(
-            msgspec.structs.replace(result, wallet_id=wallet_id), replayed=result.duplicate
-        )
+        return await _transfer(wallets, principal, wallet_id, "deposit", data)
 
     @post(
         "/{wallet_id:str}/withdrawals",
@@ -136,17 +126,7 @@ class WalletController(Controller):
         wallets: Wallets,
         principal: Caller,
     ) -> Response[TransferResult]:
-        require(principal, "operator")
-        result = await wallets.transfer(
-            _internal_id(principal, wallet_id),
-            "withdrawal",
-            data.transfer_id,
-            data.amount,
-            actor=_actor(principal),
-        )
-        return answer(
-            msgspec.structs.replace(result, wallet_id=wallet_id), replayed=result.duplicate
-        )
+        return await _transfer(wallets, principal, wallet_id, "withdrawal", data)
 
     @get("/{wallet_id:str}", summary="A wallet's balance", responses=problems(404))
     async def show(self, wallet_id: WalletId, pool: Pool, principal: Caller) -> WalletView:
@@ -202,6 +182,26 @@ class WalletController(Controller):
         ]
         more = len(rows) > limit
         return LedgerPage(entries=entries, next_cursor=entries[-1].position if more else None)
+
+
+async def _transfer(
+    wallets: WalletHandler,
+    principal: Principal,
+    wallet_id: str,
+    kind: Literal["deposit", "withdrawal"],
+    data: Transfer,
+) -> Response[TransferResult]:
+    """A deposit or a withdrawal by an operator, answered with the wallet named as it named
+    it (a replay flagged)."""
+    require(principal, "operator")
+    result = await wallets.transfer(
+        _internal_id(principal, wallet_id),
+        kind,
+        data.transfer_id,
+        data.amount,
+        actor=_actor(principal),
+    )
+    return answer(msgspec.structs.replace(result, wallet_id=wallet_id), replayed=result.duplicate)
 
 
 def _actor(principal: Principal) -> Actor:
