@@ -48,6 +48,7 @@ from service.rules.state import Table
 from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet, withdraw
 from service.tenancy import DEFAULT_OPERATOR, operator_of
 from service.wallet.bets import (
+    DeliverOwed,
     PlacedBets,
     WalletRefused,
     WalletUnavailable,
@@ -174,6 +175,7 @@ class CommandHandler:
         cache: CommittedCache | None = None,
         operators: OperatorRegistry | None = None,
         owed: Callable[[], None] | None = None,
+        deliver_owed: DeliverOwed | None = None,
     ) -> None:
         self._pool = pool
         self._attempts = attempts
@@ -183,6 +185,8 @@ class CommandHandler:
         self._operators = operators
         self._owed = owed or (lambda: None)
         """Called when a command queued calls for the outbox (it wakes the deliverer)."""
+        self._deliver_owed = deliver_owed
+        """Delivers a player's owed calls of a round before new bets (the outbox's)."""
 
     async def close(self) -> None:
         """Send the wake-ups still pending (before the pool closes)."""
@@ -557,7 +561,12 @@ class CommandHandler:
                 )
         try:
             return await place_bets(
-                conn, adapters, debits, sessions=sessions, command_id=command_id
+                conn,
+                adapters,
+                debits,
+                sessions=sessions,
+                command_id=command_id,
+                deliver_owed=self._deliver_owed,
             )
         finally:
             self._owed()  # a refusal or an unknown outcome queued rollbacks

@@ -102,6 +102,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ),
             operators=operators,
             owed=outbox.wake,
+            deliver_owed=outbox.deliver_owed,
         )
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)

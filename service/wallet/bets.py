@@ -18,7 +18,7 @@ the operator are rolled back, and the game recorded nothing of the command.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, NamedTuple
 
 from events.store import DuplicateCommand, SideWrites, lookup_command
@@ -68,6 +68,10 @@ class WalletUnavailable(Exception):
     """The outcome of a debit is unknown; its bets are being rolled back (503)."""
 
     retry_after_s = 2
+
+
+DeliverOwed = Callable[[Any, str, str, str, int], Awaitable[bool]]
+"""Delivers a player's owed calls of a round on the given connection (the outbox's)."""
 
 
 class Bet(NamedTuple):
@@ -125,6 +129,7 @@ async def place_bets(
     *,
     sessions: dict[str, tuple[str, str]],
     command_id: str,
+    deliver_owed: DeliverOwed | None = None,
 ) -> PlacedBets:
     """Send one ``bet`` per debit, in order, after recording the intent. ``wallets`` maps
     operator ids to their adapters, ``sessions`` game player ids to (session id, currency).
@@ -134,6 +139,11 @@ async def place_bets(
     for key in players:  # in one order, so two commands cannot wait on each other
         await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", PLAYER_LOCK, key)
     try:
+        if deliver_owed is not None:
+            for debit in dict.fromkeys((d.wallet_id, d.table_id, d.round) for d in debits):
+                ref = operator_of(debit[0])
+                if not await deliver_owed(conn, ref.operator_id, ref.player_id, *debit[1:]):
+                    raise WalletUnavailable("an earlier call of the player's round is still owed")
         return await _place_bets(conn, wallets, debits, sessions, command_id)
     finally:
         for key in players:

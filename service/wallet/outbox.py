@@ -49,6 +49,13 @@ FROM wallet_transactions WHERE seq = $1 AND status = 'queued'
                     AND e.status = 'queued' AND e.seq < $1)
 FOR UPDATE
 """
+_OWED_OF_ROUND: Final = """
+SELECT *, now() - created_at > make_interval(secs => $5) AS expired
+FROM wallet_transactions
+WHERE status = 'queued' AND operator_id = $1 AND player_id = $2 AND table_id = $3 AND round = $4
+ORDER BY seq
+FOR UPDATE
+"""
 _DONE: Final = """
 UPDATE wallet_transactions SET status = 'delivered', answer_status = $2,
     operator_transaction_id = $3, balance_after = $4, attempts = attempts + 1,
@@ -183,40 +190,59 @@ class Outbox:
             row = await conn.fetchrow(_TAKE, head["seq"], self._retry_for_s)
             if row is None:
                 return False
-            answer, error = await self._send(row)
-            final = answer is not None and (
-                answer.status == "ok"
-                or (row["kind"] == "rollback" and answer.status in FINAL_ROLLBACK_STATUSES)
+            return await self._deliver_row(conn, row)
+
+    async def deliver_owed(
+        self, conn: Any, operator_id: str, player_id: str, table_id: str, round_number: int
+    ) -> bool:
+        """Deliver the player's calls still owed for this round now, in order, on the
+        command's own connection: the command path holds the player's lock, and its bets
+        must not overtake them (§3.5). False if one of them is still not final."""
+        async with conn.transaction():
+            rows = await conn.fetch(
+                _OWED_OF_ROUND, operator_id, player_id, table_id, round_number, self._retry_for_s
             )
-            outcome = "final" if final else "again"
-            WALLET_CALLS.labels(row["kind"], answer.status if answer else "unknown").inc()
-            if final:
-                assert answer is not None
-                await conn.execute(
-                    _DONE, row["seq"], answer.status, answer.operator_transaction_id, answer.balance
-                )
-                return True
-            manual = bool(row["expired"])
+            for row in rows:
+                if not await self._deliver_row(conn, row):
+                    return False
+        return True
+
+    async def _deliver_row(self, conn: Any, row: Any) -> bool:
+        """Send one owed call (locked by the caller) and record the answer."""
+        answer, error = await self._send(row)
+        final = answer is not None and (
+            answer.status == "ok"
+            or (row["kind"] == "rollback" and answer.status in FINAL_ROLLBACK_STATUSES)
+        )
+        outcome = "final" if final else "again"
+        WALLET_CALLS.labels(row["kind"], answer.status if answer else "unknown").inc()
+        if final:
+            assert answer is not None
             await conn.execute(
-                _AGAIN,
-                row["seq"],
-                answer.status if answer else None,
-                (error or (answer.status if answer else ""))[:500],
-                self._backoff(row["attempts"] + 1),
-                manual,
+                _DONE, row["seq"], answer.status, answer.operator_transaction_id, answer.balance
             )
-            self._flagged = self._flagged or manual
-            log = _log.error if manual else _log.info
-            log(
-                "wallet_call_manual" if manual else "wallet_call_retry",
-                kind=row["kind"],
-                operator=row["operator_id"],
-                transaction_id=row["transaction_id"],
-                attempts=row["attempts"] + 1,
-                outcome=outcome,
-                error=error or (answer.status if answer else None),
-            )
-            return False
+            return True
+        manual = bool(row["expired"])
+        await conn.execute(
+            _AGAIN,
+            row["seq"],
+            answer.status if answer else None,
+            (error or (answer.status if answer else ""))[:500],
+            self._backoff(row["attempts"] + 1),
+            manual,
+        )
+        self._flagged = self._flagged or manual
+        log = _log.error if manual else _log.info
+        log(
+            "wallet_call_manual" if manual else "wallet_call_retry",
+            kind=row["kind"],
+            operator=row["operator_id"],
+            transaction_id=row["transaction_id"],
+            attempts=row["attempts"] + 1,
+            outcome=outcome,
+            error=error or (answer.status if answer else None),
+        )
+        return False
 
     def _backoff(self, attempts: int) -> float:
         delay: float = min(self._backoff_max_s, 0.25 * 2 ** min(attempts, 20))

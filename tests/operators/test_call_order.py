@@ -45,3 +45,25 @@ async def test_a_bet_waits_for_the_rollback_owed_before_it(
     # The operator saw the rollback before the new bet.
     assert rollback["updated_at"] < bets[1]["created_at"]
     assert await reference_wallet.balance_of("alice") == START - 100
+
+
+async def test_a_bet_after_a_refund_is_sent_after_it(
+    casino: Casino, reference_wallet: ReferenceWallet
+) -> None:
+    await reference_wallet.set_player("bob", "EUR", START)
+    await casino.register("acme", reference_wallet)
+    bob = await casino.launch("acme", "bob")
+    await casino.open_table(
+        "t1", "russian", deck_for(["2c 3d 4h 5s 7c"], "As Ks Qs Js 9s"), operator_id="acme"
+    )
+    await casino.send(bob, "t1", "SitDown")
+    await casino.send(bob, "t1", "PlaceAnte", box=1, ante=100)
+    await casino.send(bob, "t1", "CancelBets", box=1)
+    # At once: the refund still owed is delivered first, by the command itself.
+    await casino.send(bob, "t1", "PlaceAnte", box=1, ante=200)
+    calls = await casino.calls(operator_id="acme", player_id="bob")
+    refund = next(c for c in calls if c["kind"] == "win")
+    second = [c for c in calls if c["kind"] == "bet"][1]
+    assert refund["reason"] == "stake_returned" and refund["status"] == "delivered"
+    assert refund["updated_at"] < second["created_at"]
+    assert await reference_wallet.balance_of("bob") == START - 200
