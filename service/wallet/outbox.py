@@ -3,11 +3,12 @@ the operator acknowledges it (WALLET-PROTOCOL §3.3, §3.4), and the recovery of
 whose instance died mid-command.
 
 Every instance runs a deliverer; each item has exactly one at a time. A deliverer takes a
-player's oldest owed call only, under a transaction-scoped advisory lock named after the
-player and a row lock on the call, and holds both until the operator answered and the
-answer is recorded. So calls of one player go one at a time and in order, whichever
-instance sends them, and a crash mid-call releases both locks to the next deliverer, which
-sends the same call again (the operator applies a transaction id once). A call that is not
+player's oldest owed call only, under an advisory lock named after the player (the one the
+command path holds while it bets), and holds it until the operator answered and the answer
+is recorded. So calls of one player go one at a time and in order, whichever instance
+sends them, and a crash mid-call releases the lock (with the connection) to the next
+deliverer, which sends the same call again (the operator applies a transaction id once).
+No transaction stays open while the operator answers. A call that is not
 final is sent again with exponential backoff; after ``retry_for_s`` it is flagged
 ``manual`` for the operator's and our staff's attention (metric, log, reconciliation).
 """
@@ -47,14 +48,12 @@ FROM wallet_transactions WHERE seq = $1 AND status = 'queued'
                   WHERE e.operator_id = wallet_transactions.operator_id
                     AND e.player_id = wallet_transactions.player_id
                     AND e.status = 'queued' AND e.seq < $1)
-FOR UPDATE
 """
 _OWED_OF_ROUND: Final = """
 SELECT *, now() - created_at > make_interval(secs => $5) AS expired
 FROM wallet_transactions
 WHERE status = 'queued' AND operator_id = $1 AND player_id = $2 AND table_id = $3 AND round = $4
 ORDER BY seq
-FOR UPDATE
 """
 _DONE: Final = """
 UPDATE wallet_transactions SET status = 'delivered', answer_status = $2,
@@ -180,17 +179,25 @@ class Outbox:
             WALLET_MANUAL.set(await conn.fetchval(_MANUAL))
 
     async def _deliver(self, head: Any) -> bool:
-        async with self._slots, self._pool.acquire() as conn, conn.transaction():
-            player = f"{head['operator_id']}/{head['player_id']}"
+        # The player's lock, not a transaction, keeps one deliverer per player: a
+        # transaction held open for the operator's answer would hold back every reader
+        # of the global order (projections, the audit feed) for as long.
+        player = f"{head['operator_id']}/{head['player_id']}"
+        async with self._slots, self._pool.acquire() as conn:
             locked = await conn.fetchval(
-                "SELECT pg_try_advisory_xact_lock($1, hashtext($2))", PLAYER_LOCK, player
+                "SELECT pg_try_advisory_lock($1, hashtext($2))", PLAYER_LOCK, player
             )
             if not locked:
                 return False
-            row = await conn.fetchrow(_TAKE, head["seq"], self._retry_for_s)
-            if row is None:
-                return False
-            return await self._deliver_row(conn, row)
+            try:
+                row = await conn.fetchrow(_TAKE, head["seq"], self._retry_for_s)
+                if row is None:
+                    return False
+                return await self._deliver_row(conn, row)
+            finally:
+                await conn.execute(
+                    "SELECT pg_advisory_unlock($1, hashtext($2))", PLAYER_LOCK, player
+                )
 
     async def deliver_owed(
         self, conn: Any, operator_id: str, player_id: str, table_id: str, round_number: int
@@ -198,13 +205,12 @@ class Outbox:
         """Deliver the player's calls still owed for this round now, in order, on the
         command's own connection: the command path holds the player's lock, and its bets
         must not overtake them (§3.5). False if one of them is still not final."""
-        async with conn.transaction():
-            rows = await conn.fetch(
-                _OWED_OF_ROUND, operator_id, player_id, table_id, round_number, self._retry_for_s
-            )
-            for row in rows:
-                if not await self._deliver_row(conn, row):
-                    return False
+        rows = await conn.fetch(
+            _OWED_OF_ROUND, operator_id, player_id, table_id, round_number, self._retry_for_s
+        )
+        for row in rows:
+            if not await self._deliver_row(conn, row):
+                return False
         return True
 
     async def _deliver_row(self, conn: Any, row: Any) -> bool:
