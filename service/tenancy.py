@@ -10,7 +10,9 @@ operator's player ids cannot either, so a game id always splits one way.
 from __future__ import annotations
 
 import re
-from typing import Final, NamedTuple
+from typing import Final
+
+from service.rules.tenancy import DEFAULT_OPERATOR, PlayerRef, game_player_id, operator_of
 
 __all__ = [
     "DEFAULT_OPERATOR",
@@ -21,31 +23,8 @@ __all__ = [
     "valid_operator_player",
 ]
 
-DEFAULT_OPERATOR: Final = "default"
 OPERATOR_ID: Final = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _PLAYER_ID: Final = re.compile(r"^[^\s:/][^\s/]{0,127}$")
-
-
-class PlayerRef(NamedTuple):
-    """A player as their operator knows them."""
-
-    operator_id: str
-    player_id: str
-
-
-def game_player_id(operator_id: str, player_id: str) -> str:
-    """The id the game knows the player by (tables, boxes, wallets, recall)."""
-    if operator_id == DEFAULT_OPERATOR:
-        return player_id
-    return f"{operator_id}:{player_id}"
-
-
-def operator_of(game_id: str) -> PlayerRef:
-    """The operator and the operator's own id of a game player id."""
-    operator_id, sep, player_id = game_id.partition(":")
-    if not sep:
-        return PlayerRef(DEFAULT_OPERATOR, game_id)
-    return PlayerRef(operator_id, player_id)
 
 
 def valid_operator_player(operator_id: str, player_id: str) -> bool:

@@ -28,7 +28,7 @@ from service.rules.deck import SEED_BYTES, commitment, stacked
 from service.rules.errors import RuleViolation
 from service.rules.guards import need_open, need_phase, need_role, need_seat
 from service.rules.state import Table
-from service.tenancy import operator_of
+from service.rules.tenancy import operator_of
 
 __all__ = [
     "close_table",

@@ -162,6 +162,7 @@ CASES: dict[str, Setup] = {
     "no_such_box": lambda: (two_boxes_dealt(), Play(box=3), ANN),
     "no_such_box/range": lambda: (betting(), PlaceAnte(box=0, ante=100), ANN),
     "table_private": lambda: (_private_for_ann(), SitDown(), BOB),
+    "wrong_operator": lambda: (table(), SitDown(), Actor(role="player", id="beta:bob")),
     "no_such_seat": lambda: (table("russian", "ann"), SitDown(seat=5), BOB),
     "no_wallet": lambda: (unfunded_carl(), PlaceAnte(box=1, ante=100), CARL),
     "currency_mismatch": lambda: (carl_in_dollars(), PlaceAnte(box=1, ante=100), CARL),
@@ -295,8 +296,11 @@ def test_a_refused_command_changes_nothing(case: str) -> None:
 
 def test_the_refusal_cases_cover_every_table_refusal_code() -> None:
     wallet_only = {"invalid_currency", "invalid_amount", "wallet_exists"}
+    # The operator's refusals of a seamless bet, and an ended session: the command path's,
+    # not the rules (tests/operators/test_operator_refusals.py).
+    operator_only = {"session_ended", "player_blocked", "limit_reached"}
     covered = {case.split("/", maxsplit=1)[0] for case in CASES}
-    assert covered | wallet_only == set(REFUSALS)
+    assert covered | wallet_only | operator_only == set(REFUSALS)
 
 
 def test_a_table_not_opened_refuses_everything() -> None:
