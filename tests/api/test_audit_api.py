@@ -10,6 +10,7 @@ import httpx
 from projections.audit import AuditProjection
 from projections.runner import ProjectionRunner
 from tests.api.conftest import bearer
+from tests.processes import eventually
 from tests.rules.scenario import deck_for
 
 OPERATOR = bearer("operator", "op")
@@ -74,9 +75,16 @@ async def test_auditor_sees_the_round_and_can_verify_it(
     books = await api.get("/v1/audit/reconciliation", headers=AUDITOR)
     assert books.status_code == 200 and books.json()["mismatches"] == []
 
-    feed = (await api.get("/v1/audit/feed?limit=1000", headers=AUDITOR)).json()
-    types = [item["event_type"] for item in feed["items"]]
-    assert "RoundSettled" in types and "WalletOpened" in types
+    # The feed is commit-safe: the last events show once no older transaction is open.
+    feed: dict[str, Any] = {}
+
+    async def caught_up() -> bool:
+        nonlocal feed
+        feed = (await api.get("/v1/audit/feed?limit=1000", headers=AUDITOR)).json()
+        types = [item["event_type"] for item in feed["items"]]
+        return "RoundSettled" in types and "WalletOpened" in types
+
+    await eventually(caught_up, timeout=30, message="the settled round is in the feed")
     # The second round is open: its RoundOpened must not carry the seed.
     opened = [i for i in feed["items"] if i["event_type"] == "RoundOpened"]
     assert opened[-1]["data"].get("seed") in (None, "")

@@ -10,6 +10,7 @@ from typing import Any
 
 from service.rules.cards import FULL_DECK
 from tests.api.e2e import OPERATOR, Harness, bearer, deck_for, harness
+from tests.processes import eventually
 
 __all__ = ["harness"]
 
@@ -42,8 +43,17 @@ async def test_a_deck_stacked_on_the_round_taking_bets_deals_as_documented(
     top = list(deck_for([bob_hand, alice_hand], dealer, "Ts"))  # then bob's sixth card
     assert await stack(h, top) == {"round": 1, "applies_to": "current"}
 
-    # Secret until settled: the auditor's feed shows the stacking, not the cards.
-    feed = (await h.client.get("/v1/audit/feed", headers=AUDITOR)).json()
+    # Secret until settled: the auditor's feed shows the stacking, not the cards. The feed
+    # is commit-safe: an event shows once no transaction begun before it is still open
+    # (the audit projection's own writes may be, for a moment).
+    feed: dict[str, Any] = {}
+
+    async def listed() -> bool:
+        nonlocal feed
+        feed = (await h.client.get("/v1/audit/feed", headers=AUDITOR)).json()
+        return any(e["event_type"] == "DeckStacked" for e in feed["items"])
+
+    await eventually(listed, timeout=30, message="the stacking is in the feed")
     stacked = [e for e in feed["items"] if e["event_type"] == "DeckStacked"]
     assert len(stacked) == 1 and stacked[0]["data"]["deck"] == []
     assert stacked[0]["command"] == {"type": "StackDeck", "deck": []}
