@@ -568,8 +568,9 @@ class CommandHandler:
                 command_id=command_id,
                 deliver_owed=self._deliver_owed,
             )
-        finally:
+        except BaseException:
             self._owed()  # a refusal or an unknown outcome queued rollbacks
+            raise
 
     async def _undo(self, conn: Any, placed: PlacedBets) -> None:
         """The bets were accepted but the command was not recorded: roll them back. If even

@@ -49,6 +49,8 @@ FROM wallet_transactions WHERE seq = $1 AND status = 'queued'
                     AND e.player_id = wallet_transactions.player_id
                     AND e.status = 'queued' AND e.seq < $1)
 """
+_RECOVER_EVERY_S: Final = 2.0
+
 _OWED_OF_ROUND: Final = """
 SELECT *, now() - created_at > make_interval(secs => $5) AS expired
 FROM wallet_transactions
@@ -117,10 +119,15 @@ class Outbox:
         self._wake.set()
 
     async def _run(self) -> None:
+        recovered_at = 0.0
         while True:
             delivered = 0
             try:
-                await self.recover()
+                # Abandoned attempts are rare (a crash): looked for every few seconds, not
+                # on every wake-up, which comes with every settlement.
+                if time.monotonic() - recovered_at >= _RECOVER_EVERY_S:
+                    recovered_at = time.monotonic()
+                    await self.recover()
                 delivered = await self.deliver_due()
             except asyncio.CancelledError:
                 raise
