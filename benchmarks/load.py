@@ -3,6 +3,7 @@
     .venv/bin/pip install -e '.[bench]'        # aiohttp (generator), py-spy (--profile)
     .venv/bin/python benchmarks/load.py [--clients 32] [--tables 16] [--seconds 20]
                                         [--repeat 3] [--workers 1] [--instances 1] [--url URL]
+                                        [--wallet internal,sessions,seamless,memory|both|all]
                                         [--baseline-root DIR] [--profile DIR] [--json FILE]
 
 Run by hand, not in CI. It creates a fresh database per kind below on the PostgreSQL server
@@ -27,19 +28,40 @@ another, and then, ``--repeat`` times, interleaved:
 - **baseline** (only with ``--baseline-root``): the service once more, from another source
   tree (e.g. ``git archive`` of an older commit unpacked there), for before/after figures
   measured in the same run.
+- **seamless**, **memory**, **sessions** (``--wallet``, comma-separated; ``both`` is
+  ``internal,seamless``, ``all`` every kind; ``internal``, the default, is **service**
+  above): the same game by a registered operator's players with launched sessions
+  (``POST /v1/sessions``), tables opened by that operator. **seamless**: the operator's
+  wallet is the reference operator wallet (``python -m service.reference_wallet``, a
+  separate process with its own database, on loopback): every bet is a signed HTTP call on
+  the command's path, every win is delivered by the service's outbox. **memory**: the same
+  against an operator wallet that keeps its ledger in memory (``seamless.MemoryWallet``, a
+  separate uvicorn process), i.e. a wallet that answers at once: what remains of the
+  difference is the game's own cost. **sessions**: an internal operator (wallets at the
+  game): what sessions and tenancy cost without a remote wallet. For the seamless kinds a
+  probe times bare wallet round trips during the window, the money calls per command are
+  read back from ``wallet_transactions``, and the time of a command's bet is split into
+  to the wallet, in it and back (see ``benchmarks/seamless.py``). Each kind is compared
+  with **service** at the same concurrency.
+
+``--clients`` and ``--tables`` take comma-separated lists (``--clients 8,32 --tables
+4,16``): each pair is one concurrency, all of them interleaved in every repetition.
 
 Each measurement runs ``--warmup`` seconds, then counts ``--seconds`` seconds: requests
 (commands) per second and their latency p50/p95/p99 (sent to answer fully read, in the
 generator). The service run also reports events and settled rounds per second (from the
 store) and the CPU each process used in the window: the server, the PostgreSQL backends
-of its database, the generator, and everything else on the machine. After the
+of its database, the operator's wallet and its database, the generator, and everything
+else on the machine, and how long the server's and PostgreSQL's threads waited for a CPU
+(run-queue delay, ``/proc/PID/task/TID/schedstat``). Latencies are also given per
+command type and for commands with a bet apart from those without. After the
 last repetition it rebuilds every read model (``projections.rebuild``) and replays every
 settled round (``service.audit.replay``) of the service's database and reports their
 events per second. Medians over the
 repetitions and the service/ceiling ratios come last; ``--json FILE`` keeps everything.
 ``--keep`` keeps the databases (their names are printed). ``--profile DIR`` samples every
 server with ``py-spy`` (collapsed stacks; ``PY_SPY_EXTRA=--native`` adds native frames).
-See docs/benchmarks.md, "Load (HTTP)".
+See docs/benchmarks.md, "Load (HTTP)" and "Seamless wallet".
 """
 
 from __future__ import annotations
@@ -109,6 +131,7 @@ class _Sample:
     seconds: float
     kind: str
     status: int
+    command: str = ""
 
 
 @dataclass
@@ -117,32 +140,52 @@ class _Recorder:
     samples: list[_Sample] = field(default_factory=list)
     refusals: dict[str, int] = field(default_factory=dict)
 
-    def add(self, started: float, kind: str, status: int) -> None:
+    def add(self, started: float, kind: str, status: int, command: str = "") -> None:
         now = time.perf_counter()
         if self.window[0] <= now <= self.window[1]:
-            self.samples.append(_Sample(now, now - started, kind, status))
+            self.samples.append(_Sample(now, now - started, kind, status, command))
 
 
 class _CpuWindow:
     """CPU used during the measured window: the server, PostgreSQL, this generator, and the
-    whole machine (other work on a shared machine shows up as ``other``)."""
+    whole machine (other work on a shared machine shows up as ``other``); and how long the
+    server's and PostgreSQL's threads waited for a CPU when they were ready to run (the
+    scheduler's run-queue delay, ``/proc/PID/task/TID/schedstat``)."""
 
-    def __init__(self, server_pids: list[int], database: str) -> None:
+    def __init__(
+        self,
+        server_pids: list[int],
+        database: str,
+        wallet_pids: list[int] | None = None,
+        wallet_database: str | None = None,
+    ) -> None:
         self.server_pids = set(server_pids)
         self.database = database
-        self.samples: list[tuple[int, int, float, int, int]] = []
+        self.wallet_pids = set(wallet_pids or ())
+        self.wallet_database = wallet_database
+        self.samples: list[dict[str, float]] = []
 
     def sample(self) -> None:
         machine_busy, machine_total = _machine_ticks()
-        self.samples.append(
-            (
-                _cpu_ticks(self.server_pids),
-                _cpu_ticks(database=self.database),
-                time.process_time(),
-                machine_busy,
-                machine_total,
-            )
-        )
+        ticks = os.sysconf("SC_CLK_TCK")
+        taken: dict[str, float] = {
+            "generator": time.process_time(),
+            "machine_busy": machine_busy,
+            "machine_total": machine_total,
+        }
+        parts: dict[str, tuple[set[int] | None, str | None]] = {
+            "server": (self.server_pids, None),
+            "postgres": (None, self.database),
+        }
+        if self.wallet_pids:
+            parts["wallet"] = (self.wallet_pids, None)
+        if self.wallet_database:
+            parts["wallet_postgres"] = (None, self.wallet_database)
+        for name, (pids, database) in parts.items():
+            used, waited = _cpu_ticks(pids, database)
+            taken[name] = used / ticks
+            taken[f"{name}_waited"] = waited / 1e9
+        self.samples.append(taken)
 
     async def run(self, start: float, until: float) -> None:
         await asyncio.sleep(max(0.0, start - time.perf_counter()))
@@ -153,16 +196,19 @@ class _CpuWindow:
     def cores(self, seconds: float) -> dict[str, float]:
         if len(self.samples) < 2:
             return {}
-        (s0, p0, g0, b0, t0), (s1, p1, g1, b1, t1) = self.samples[:2]
-        ticks = os.sysconf("SC_CLK_TCK")
-        machine = (b1 - b0) / (t1 - t0) * (os.cpu_count() or 1) if t1 > t0 else 0.0
-        server, postgres, generator = (s1 - s0) / ticks, (p1 - p0) / ticks, g1 - g0
-        return {
-            "server_cores": server / seconds,
-            "postgres_cores": postgres / seconds,
-            "generator_cores": generator / seconds,
-            "other_cores": max(0.0, machine - (server + postgres + generator) / seconds),
-        }
+        first, last = self.samples[:2]
+        used = {k: last[k] - first[k] for k in first}
+        total = used.pop("machine_total")
+        busy = used.pop("machine_busy")
+        machine = busy / total * (os.cpu_count() or 1) if total > 0 else 0.0
+        mine = sum(v for k, v in used.items() if not k.endswith("_waited"))
+        cores = {f"{k}_cores": v / seconds for k, v in used.items() if not k.endswith("_waited")}
+        cores["other_cores"] = max(0.0, machine - mine / seconds)
+        for k, v in used.items():
+            if k.endswith("_waited"):
+                # Seconds spent runnable but not running, in the window.
+                cores[f"{k}_s"] = v
+        return cores
 
 
 def _machine_ticks() -> tuple[int, int]:
@@ -230,11 +276,13 @@ class _Player:
         ) as response:
             payload = await response.read()
             status = response.status
-        self.recorder.add(started, "command", status)
+        self.recorder.add(started, "command", status, body["type"])
         if status == 200:
             await self.tracker.update(_answer_decoder.decode(payload).table)
             return True
-        if status >= 500:
+        # A seamless wallet's unknown outcome is a 503 the client may retry (with a new
+        # key, as here): counted as a refusal, not a failure of the run.
+        if status >= 500 and b"wallet_unavailable" not in payload:
             raise RuntimeError(f"{body['type']}: {status} {payload[:300]!r}")
         if self.recorder.window[0] <= time.perf_counter() <= self.recorder.window[1]:
             problem = msgspec.json.decode(payload).get("type", "?").rsplit("/", 1)[-1]
@@ -337,11 +385,18 @@ async def _setup_service(session: Any, config: dict[str, Any], tokens: dict[str,
 async def _generate(config: dict[str, Any]) -> dict[str, Any]:
     import aiohttp
 
+    from benchmarks.seamless import (
+        OPERATOR_KINDS,
+        SEAMLESS_KINDS,
+        probe_wallet,
+        setup_operator,
+    )
     from service.app.auth import mint_token
 
     clients: int = config["clients"]
     players = [f"p{i}" for i in range(clients)]
     tokens = {p: mint_token(SECRET, "player", p, 7200) for p in players}
+    game_ids = {p: p for p in players}
     timeout = aiohttp.ClientTimeout(total=60)
     async with contextlib.AsyncExitStack() as stack:
         # One session per instance; a table's players all use one (as the compose proxy
@@ -360,7 +415,13 @@ async def _generate(config: dict[str, Any]) -> dict[str, Any]:
         start = time.perf_counter() + config["warmup"]
         until = start + config["seconds"]
         recorder = _Recorder(window=(start, until))
-        cpu = _CpuWindow(config["server_pids"], config["database"])
+        cpu = _CpuWindow(
+            config["server_pids"],
+            config["database"],
+            config.get("wallet_pids"),
+            config.get("wallet_database"),
+        )
+        probes: list[float] = []
         if config["kind"] == "ceiling":
             started_wall = time.time() + config["warmup"]
             await asyncio.gather(
@@ -371,7 +432,12 @@ async def _generate(config: dict[str, Any]) -> dict[str, Any]:
                 ),
             )
         else:
-            await _setup_service(session, config, tokens)
+            if config["kind"] in OPERATOR_KINDS:
+                launched = await setup_operator(session, config, players, SECRET)
+                tokens = {p: launched[p].token for p in players}
+                game_ids = {p: launched[p].game_id for p in players}
+            else:
+                await _setup_service(session, config, tokens)
             table_ids: list[str] = config["table_ids"]
             per_table = clients // len(table_ids)
             trackers = [_Tracker(t, per_table) for t in table_ids]
@@ -383,7 +449,7 @@ async def _generate(config: dict[str, Any]) -> dict[str, Any]:
                 box = i // len(trackers) + 1
                 bot = _Player(
                     sessions[table % len(sessions)],
-                    player,
+                    game_ids[player],
                     tokens[player],
                     tracker,
                     box,
@@ -400,25 +466,61 @@ async def _generate(config: dict[str, Any]) -> dict[str, Any]:
             until = start + config["seconds"]
             recorder.window = (start, until)
             started_wall = time.time() + config["warmup"]
-            await asyncio.gather(cpu.run(start, until), *(b.play(until) for b in bots))
+
+            async def probe() -> None:
+                if config["kind"] in SEAMLESS_KINDS:
+                    operator = OPERATOR_KINDS[config["kind"]]
+                    probed = await probe_wallet(
+                        config["wallet_base"], operator, (start, until), config["prefix"]
+                    )
+                    probes.extend(probed)
+
+            await asyncio.gather(cpu.run(start, until), probe(), *(b.play(until) for b in bots))
     summary = _summary(recorder, config["seconds"], started_wall)
+    if probes:
+        ordered = sorted(probes)
+        summary["wallet_rtt_p50_ms"] = _quantile(ordered, 0.50) * 1000
+        summary["wallet_rtt_p99_ms"] = _quantile(ordered, 0.99) * 1000
+        summary["wallet_probes"] = len(ordered)
     summary.update(cpu.cores(config["seconds"]))
     requests = summary["requests"] or 1
-    for name in ("server", "postgres"):
-        summary[f"{name}_ms_per_request"] = (
-            summary.get(f"{name}_cores", 0.0) * config["seconds"] / requests * 1000
-        )
+    for name in ("server", "postgres", "wallet", "wallet_postgres"):
+        if f"{name}_cores" in summary:
+            summary[f"{name}_ms_per_request"] = (
+                summary[f"{name}_cores"] * config["seconds"] / requests * 1000
+            )
+            summary[f"{name}_waited_ms_per_request"] = summary[f"{name}_waited_s"] / requests * 1000
     return summary
 
 
 def _summary(recorder: _Recorder, seconds: float, started_wall: float) -> dict[str, Any]:
+    from benchmarks.seamless import DEBITING
+
     commands = [s for s in recorder.samples if s.kind == "command"]
     queries = [s for s in recorder.samples if s.kind == "query"]
     latencies = sorted(s.seconds for s in commands)
     statuses: dict[str, int] = {}
     for s in commands:
         statuses[str(s.status)] = statuses.get(str(s.status), 0) + 1
+    by_command: dict[str, list[float]] = {}
+    for s in commands:
+        by_command.setdefault(s.command, []).append(s.seconds)
+    debiting = sorted(s.seconds for s in commands if s.command in DEBITING)
+    other = sorted(s.seconds for s in commands if s.command not in DEBITING)
     return {
+        "by_command": {
+            name: {
+                "n": len(values),
+                "p50_ms": _quantile(sorted(values), 0.50) * 1000,
+                "p99_ms": _quantile(sorted(values), 0.99) * 1000,
+            }
+            for name, values in sorted(by_command.items())
+        },
+        "debiting_p50_ms": _quantile(debiting, 0.50) * 1000,
+        "debiting_p99_ms": _quantile(debiting, 0.99) * 1000,
+        "other_p50_ms": _quantile(other, 0.50) * 1000,
+        "other_p99_ms": _quantile(other, 0.99) * 1000,
+        "debiting_share": len(debiting) / len(commands) if commands else 0.0,
         "requests": len(commands),
         "per_second": len(commands) / seconds,
         "accepted_per_second": statuses.get("200", 0) / seconds,
@@ -464,10 +566,11 @@ def _with_database(url: str, name: str) -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
-def _cpu_ticks(pids: set[int] | None = None, database: str | None = None) -> int:
+def _cpu_ticks(pids: set[int] | None = None, database: str | None = None) -> tuple[int, int]:
     """User + system clock ticks of the given processes (and their children), or of the
-    PostgreSQL backends serving ``database`` (other databases' backends are other work)."""
-    total = 0
+    PostgreSQL backends serving ``database`` (other databases' backends are other work);
+    and the nanoseconds their threads waited on a run queue."""
+    total = waited = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -480,12 +583,24 @@ def _cpu_ticks(pids: set[int] | None = None, database: str | None = None) -> int
         pid, ppid = int(entry.name), int(fields[1])
         if pids is not None and (pid in pids or ppid in pids):
             total += int(fields[11]) + int(fields[12])
+            waited += _run_queue_ns(entry)
         elif database and comm == "postgres":
             with contextlib.suppress(OSError):
                 title = (entry / "cmdline").read_bytes()
                 if f" {database} ".encode() in title:
                     total += int(fields[11]) + int(fields[12])
-    return total
+                    waited += _run_queue_ns(entry)
+    return total, waited
+
+
+def _run_queue_ns(process: Path) -> int:
+    """Nanoseconds the process's threads were ready to run but waited for a CPU."""
+    waited = 0
+    with contextlib.suppress(OSError):
+        for task in (process / "task").iterdir():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                waited += int((task / "schedstat").read_text().split()[1])
+    return waited
 
 
 @dataclass
@@ -523,7 +638,7 @@ def _start(
         "PYTHONPATH": str(root),
         **extra_env,
     }
-    if kind in ("service", "baseline"):
+    if kind != "ceiling":
         # The CLI of the source tree on PYTHONPATH (another checkout for "baseline").
         argv = [
             sys.executable, "-c", "from service.cli import main; main()",
@@ -552,12 +667,12 @@ def _start(
     raise RuntimeError(f"{kind} server did not start: {log.read_text()[-2000:]}")
 
 
-def _py_spy(server: _Server, directory: Path, label: str) -> subprocess.Popen[bytes]:
-    """Sample the server (and its workers) until stopped, as collapsed stacks."""
+def _py_spy(pid: int, directory: Path, label: str) -> subprocess.Popen[bytes]:
+    """Sample a server (and its workers) until stopped, as collapsed stacks."""
     directory.mkdir(parents=True, exist_ok=True)
     executable = Path(sys.executable).with_name("py-spy")
     argv = [
-        str(executable), "record", "--pid", str(server.process.pid), "--subprocesses",
+        str(executable), "record", "--pid", str(pid), "--subprocesses",
         "--rate", "250", *os.environ.get("PY_SPY_EXTRA", "").split(),
         "--format", "raw", "-o", str(directory / f"{label}.txt"),
     ]  # fmt: skip
@@ -619,7 +734,7 @@ async def _store_figures(database: str, window: list[float]) -> dict[str, float]
     }
 
 
-async def _create_database(url: str, name: str) -> str:
+async def _create_database(url: str, name: str, *, migrated: bool = True) -> str:
     import asyncpg
 
     from benchmarks.ceiling_app import TABLE_DDL
@@ -631,6 +746,8 @@ async def _create_database(url: str, name: str) -> str:
     finally:
         await admin.close()
     database = _with_database(url, name)
+    if not migrated:
+        return database
     conn = await asyncpg.connect(database)
     try:
         await migrate(conn)
@@ -683,8 +800,28 @@ _MEDIANS: Final = (
     "per_second", "accepted_per_second", "p50_ms", "p95_ms", "p99_ms", "mean_ms", "in_flight",
     "queries_per_second", "events_per_second", "rounds_per_second", "server_cores",
     "postgres_cores", "generator_cores", "other_cores", "server_ms_per_request",
-    "postgres_ms_per_request",
+    "postgres_ms_per_request", "debiting_p50_ms", "debiting_p99_ms", "other_p50_ms",
+    "other_p99_ms", "debiting_share", "wallet_cores", "wallet_postgres_cores",
+    "wallet_ms_per_request", "wallet_postgres_ms_per_request", "wallet_rtt_p50_ms",
+    "wallet_rtt_p99_ms", "bets_per_command", "bets_per_debiting_command", "wins_per_command",
+    "rollbacks_per_command", "wallet_calls_per_command", "win_delivery_p50_ms",
+    "win_delivery_p99_ms", "outbox_backlog_at_end", "drain_s", "bet_phase_1_p50_ms",
+    "bet_phase_1_p99_ms", "split_out_p50_ms", "split_wallet_p50_ms", "split_back_p50_ms",
+    "split_rest_p50_ms", "server_waited_ms_per_request", "postgres_waited_ms_per_request",
+    "wallet_waited_ms_per_request", "wallet_postgres_waited_ms_per_request",
 )  # fmt: skip
+
+_WALLET_KINDS: Final = {
+    "internal": ("service",),
+    "sessions": ("sessions",),
+    "seamless": ("seamless",),
+    "memory": ("memory",),
+    "both": ("service", "seamless"),
+    "all": ("service", "sessions", "seamless", "memory"),
+}
+"""``--wallet`` (comma-separated) → the service kinds measured: ``service`` is the internal
+wallet of the default operator, ``sessions`` an internal operator's launched sessions,
+``seamless`` the reference operator wallet, ``memory`` an operator wallet in memory."""
 
 
 def _line(kind: str, r: dict[str, Any]) -> str:
@@ -697,6 +834,64 @@ def _line(kind: str, r: dict[str, Any]) -> str:
         f"server {r['server_ms_per_request']:.2f} ms, "
         f"postgres {r['postgres_ms_per_request']:.2f} ms"
     )
+    if "server_waited_ms_per_request" in r:
+        text += (
+            f"\n          waited for a CPU per request: server "
+            f"{r['server_waited_ms_per_request']:.2f} ms, postgres "
+            f"{r['postgres_waited_ms_per_request']:.2f} ms"
+        )
+        if "wallet_waited_ms_per_request" in r:
+            text += f", operator wallet {r['wallet_waited_ms_per_request']:.2f} ms"
+        if "wallet_postgres_waited_ms_per_request" in r:
+            text += f" + its postgres {r['wallet_postgres_waited_ms_per_request']:.2f} ms"
+    if "wallet_cores" in r:
+        text += (
+            f"\n          operator wallet: {r['wallet_cores']:.2f} + its postgres "
+            f"{r.get('wallet_postgres_cores', 0.0):.2f} cores, per request "
+            f"{r['wallet_ms_per_request']:.2f} + "
+            f"{r.get('wallet_postgres_ms_per_request', 0.0):.2f} ms"
+        )
+    if "debiting_p50_ms" in r and r.get("debiting_share"):
+        text += (
+            f"\n          commands with a bet ({r['debiting_share']:.0%}): p50 "
+            f"{r['debiting_p50_ms']:.2f} ms p99 {r['debiting_p99_ms']:.2f} ms; without: p50 "
+            f"{r['other_p50_ms']:.2f} ms p99 {r['other_p99_ms']:.2f} ms"
+        )
+    if "bets_per_command" in r:
+        text += (
+            f"\n          money calls per command: bets {r['bets_per_command']:.3f} "
+            f"({r['bets_per_debiting_command']:.2f} per debiting command), wins "
+            f"{r['wins_per_command']:.3f}, rollbacks {r['rollbacks_per_command']:.3f}"
+        )
+        if "wallet_calls_per_command" in r:
+            text += f"; wallet received {r['wallet_calls_per_command']:.3f} calls per command"
+        if r.get("wins_per_command"):
+            text += (
+                f"\n          outbox: wins delivered p50 {r['win_delivery_p50_ms']:.1f} ms p99 "
+                f"{r['win_delivery_p99_ms']:.1f} ms after queueing, backlog at the end "
+                f"{r['outbox_backlog_at_end']:.0f}, drained in {r['drain_s']:.1f} s"
+            )
+    if "wallet_rtt_p50_ms" in r:
+        text += (
+            f"\n          bare wallet round trip (probe bets): p50 {r['wallet_rtt_p50_ms']:.2f} "
+            f"ms p99 {r['wallet_rtt_p99_ms']:.2f} ms"
+        )
+        if "bet_phase_1_p50_ms" in r:
+            text += (
+                f"\n          a command with one bet, from its intent to its append: p50 "
+                f"{r['bet_phase_1_p50_ms']:.2f} ms p99 {r['bet_phase_1_p99_ms']:.2f} ms"
+            )
+        if "split_out_p50_ms" in r:
+            text += f" (p50s: to the wallet {r['split_out_p50_ms']:.2f} ms"
+            if "split_wallet_p50_ms" in r:
+                text += (
+                    f", in it {r['split_wallet_p50_ms']:.2f} ms, back to the append "
+                    f"{r['split_back_p50_ms']:.2f} ms)"
+                )
+            elif "split_rest_p50_ms" in r:
+                text += f", in it and back to the append {r['split_rest_p50_ms']:.2f} ms)"
+            else:
+                text += ")"
     if "events_per_second" in r:
         text += (
             f"\n          accepted {r['accepted_per_second']:,.0f}/s, "
@@ -708,16 +903,80 @@ def _line(kind: str, r: dict[str, Any]) -> str:
     return text
 
 
+def _compare(label: str, served: dict[str, Any], internal: dict[str, Any]) -> str:
+    """One kind against the internal wallet at the same concurrency (medians)."""
+    p50 = served["p50_ms"] / internal["p50_ms"]
+    p99 = served["p99_ms"] / internal["p99_ms"]
+    text = (
+        f"{label}: {served['per_second'] / internal['per_second']:.2f}x the commands/s "
+        f"({internal['per_second']:,.0f} -> {served['per_second']:,.0f}); "
+        f"p50 {internal['p50_ms']:.2f} -> {served['p50_ms']:.2f} ms ({p50:.2f}x, "
+        f"{served['p50_ms'] - internal['p50_ms']:+.2f} ms), "
+        f"p99 {internal['p99_ms']:.2f} -> {served['p99_ms']:.2f} ms ({p99:.2f}x, "
+        f"{served['p99_ms'] - internal['p99_ms']:+.2f} ms)"
+        f"\n    commands with a bet: p50 {internal['debiting_p50_ms']:.2f} -> "
+        f"{served['debiting_p50_ms']:.2f} ms "
+        f"({served['debiting_p50_ms'] - internal['debiting_p50_ms']:+.2f} ms), without: "
+        f"{internal['other_p50_ms']:.2f} -> {served['other_p50_ms']:.2f} ms "
+        f"({served['other_p50_ms'] - internal['other_p50_ms']:+.2f} ms); CPU per command: "
+        f"server {internal['server_ms_per_request']:.2f} -> "
+        f"{served['server_ms_per_request']:.2f} ms, postgres "
+        f"{internal['postgres_ms_per_request']:.2f} -> "
+        f"{served['postgres_ms_per_request']:.2f} ms"
+    )
+    if "wallet_rtt_p50_ms" in served:
+        trips = served["bets_per_command"]
+        rtt = served["wallet_rtt_p50_ms"]
+        per_debit = served["bets_per_debiting_command"]
+        text += (
+            f"\n    the seamless path costs its {trips:.2f} wallet round trips per command "
+            f"({per_debit:.2f} per command with a bet; one round trip p50 {rtt:.2f} ms, so "
+            f"{trips * rtt:.2f} ms per command, {per_debit * rtt:.2f} ms per command with a "
+            f"bet) and {served['p50_ms'] - internal['p50_ms']:+.2f} ms at p50 "
+            f"({served['debiting_p50_ms'] - internal['debiting_p50_ms']:+.2f} ms on a command "
+            f"with a bet); target: p50 and p99 <= 1.5x at 8 clients"
+        )
+    return text
+
+
+def _pairs(parser: argparse.ArgumentParser, clients: str, tables: str) -> list[tuple[int, int]]:
+    """``--clients 8,32 --tables 4,16`` → [(8, 4), (32, 16)]; one ``--tables`` for all."""
+    try:
+        many = [int(c) for c in clients.split(",")]
+        per = [int(t) for t in tables.split(",")]
+    except ValueError:
+        parser.error("--clients and --tables are integers, comma-separated")
+    if len(per) == 1:
+        per = per * len(many)
+    if len(per) != len(many):
+        parser.error("--tables: one value, or one per --clients value")
+    for c, t in zip(many, per, strict=True):
+        if c % t:
+            parser.error(f"--clients {c} must be a multiple of --tables {t}")
+        if c // t > 4:
+            parser.error("at most 4 players per table (one box each on the russian preset)")
+    return list(zip(many, per, strict=True))
+
+
 def main() -> None:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # benchmarks.ceiling_app, when run as a script
     if len(sys.argv) == 3 and sys.argv[1] == "generate":
         generate_main(sys.argv[2])
         return
+    from benchmarks.seamless import (
+        OPERATOR_KINDS,
+        SEAMLESS_KINDS,
+        drain,
+        start_wallet,
+        wallet_figures,
+        wallet_timings,
+    )
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL))
-    parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument("--tables", type=int, default=16)
+    parser.add_argument("--clients", default="32", help="comma-separated: 8,32")
+    parser.add_argument("--tables", default="16", help="comma-separated, one per --clients")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--repeat", type=int, default=3)
@@ -728,7 +987,23 @@ def main() -> None:
         default=1,
         help="server processes per kind; a table's players all talk to one of them",
     )
-    parser.add_argument("--only", choices=("service", "ceiling"), default=None)
+    parser.add_argument(
+        "--only",
+        choices=("service", "ceiling"),
+        default=None,
+        help="service: the kinds --wallet names (and baseline), no ceiling",
+    )
+    parser.add_argument(
+        "--wallet",
+        default="internal",
+        help="comma-separated: internal (today's service kind), sessions (an internal "
+        "operator's launched sessions), seamless (a seamless operator at the reference "
+        "wallet), memory (a seamless operator at an in-memory wallet); both = "
+        "internal,seamless; all = every one",
+    )
+    parser.add_argument(
+        "--wallet-timeout-ms", type=int, default=2000, help="the seamless operator's timeout_ms"
+    )
     parser.add_argument(
         "--baseline-root",
         type=Path,
@@ -740,22 +1015,28 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the benchmark databases")
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument(
-        "--profile", type=Path, help="py-spy the service during each run; collapsed stacks here"
+        "--profile",
+        type=Path,
+        help="py-spy the service (and the wallet) during each run; collapsed stacks here",
     )
     parser.add_argument(
         "--env", action="append", default=[], metavar="NAME=VALUE", help="extra service env"
     )
     args = parser.parse_args()
-    if args.clients % args.tables:
-        parser.error("--clients must be a multiple of --tables")
-    if args.clients // args.tables > 4:
-        parser.error("at most 4 players per table (one box each on the russian preset)")
+    pairs = _pairs(parser, args.clients, args.tables)
+    wanted: list[str] = []
+    for item in args.wallet.split(","):
+        if item not in _WALLET_KINDS:
+            parser.error(f"--wallet: {item!r} is none of {', '.join(_WALLET_KINDS)}")
+        wanted += [k for k in _WALLET_KINDS[item] if k not in wanted]
     extra_env = dict(item.split("=", 1) for item in args.env)
 
     run = f"rp_load_{uuid.uuid4().hex[:8]}"
-    kinds = [args.only] if args.only else ["service", "ceiling"]
-    if args.baseline_root:
-        kinds.insert(1, "baseline")
+    kinds = [] if args.only == "ceiling" else wanted
+    if args.baseline_root and args.only != "ceiling":
+        kinds.insert(kinds.index("service") + 1 if "service" in kinds else 0, "baseline")
+    if args.only != "service":
+        kinds.append("ceiling")
     # One database per kind: what one kind leaves behind (dead rows, autovacuum, the
     # ceiling's hundreds of thousands of rows) must not be charged to another.
     names = {kind: args.database or f"{run}_{kind}" for kind in kinds}
@@ -765,87 +1046,175 @@ def main() -> None:
         else asyncio.run(_create_database(args.url, name))
         for kind, name in names.items()
     }
+    # The operator's wallet has a database of its own (its ledger's schema is created by
+    # the wallet itself), so its backends' CPU is counted apart from the game's.
+    wallet_name = f"{run}_wallet" if "seamless" in kinds else None
+    wallet_database = (
+        asyncio.run(_create_database(args.url, wallet_name, migrated=False))
+        if wallet_name
+        else None
+    )
+    # One port per wallet and run: calls owed by one repetition stay deliverable.
+    wallet_port, memory_port = _free_port(), _free_port()
     print(
-        f"databases {', '.join(sorted(set(names.values())))}; {args.clients} clients, "
-        f"{args.tables} tables, {args.instances} instance(s) x {args.workers} worker(s), "
+        f"databases {', '.join(sorted({*names.values(), *([wallet_name] if wallet_name else [])}))}"
+        f"; {' and '.join(f'{c} clients on {t} tables' for c, t in pairs)}, "
+        f"{args.instances} instance(s) x {args.workers} worker(s), "
         f"{args.repeat} x {args.seconds:g} s "
         f"(+{args.warmup:g} s warm-up); load average before: {os.getloadavg()[0]:.2f}"
     )
-    results: dict[str, list[dict[str, Any]]] = {k: [] for k in kinds}
+
+    def label(kind: str, clients: int) -> str:
+        return kind if len(pairs) == 1 else f"{kind}@{clients}"
+
+    results: dict[str, list[dict[str, Any]]] = {label(k, c): [] for c, _ in pairs for k in kinds}
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="rp-load-") as scratch:
         logs = Path(scratch)
         try:
             for rep in range(args.repeat):
-                for kind in kinds:
-                    config = {
-                        "clients": args.clients,
-                        "seconds": args.seconds,
-                        "warmup": args.warmup,
-                        "seed": rep,
-                        "operator": _operator_token(),
-                        "prefix": f"{run}-{kind}-{rep}",
-                        "database": names[kind],
-                        "table_ids": [f"{kind}{rep}-{run[-8:]}-t{j}" for j in range(args.tables)],
-                    }
-                    servers = [
-                        _start(
-                            kind, databases[kind], args.workers, logs, extra_env, args.baseline_root
-                        )
-                        for _ in range(args.instances)
-                    ]
-                    spies = (
-                        [
-                            _py_spy(server, args.profile, f"{kind}-{rep}-{i}")
-                            for i, server in enumerate(servers)
+                for clients, tables in pairs:
+                    for kind in kinds:
+                        name = label(kind, clients)
+                        config: dict[str, Any] = {
+                            "clients": clients,
+                            "seconds": args.seconds,
+                            "warmup": args.warmup,
+                            "seed": rep,
+                            "operator": _operator_token(),
+                            "prefix": f"{run}-{kind}-{rep}-{clients}",
+                            "database": names[kind],
+                            "deposit": DEPOSIT,
+                            "table_ids": [
+                                f"{kind}{rep}c{clients}-{run[-8:]}-t{j}" for j in range(tables)
+                            ],
+                        }
+                        wallet = None
+                        timings: dict[str, list[float]] = {}
+                        if kind in SEAMLESS_KINDS:
+                            reference = kind == "seamless"
+                            wallet = start_wallet(
+                                wallet_database if reference else None,
+                                wallet_port if reference else memory_port,
+                                logs,
+                            )
+                            config.update(
+                                wallet_base=wallet.base_url,
+                                wallet_url=wallet.url,
+                                wallet_timeout_ms=args.wallet_timeout_ms,
+                                wallet_pids=[wallet.process.pid],
+                                wallet_database=wallet_name if reference else None,
+                            )
+                        servers = [
+                            _start(
+                                kind,
+                                databases[kind],
+                                args.workers,
+                                logs,
+                                extra_env,
+                                args.baseline_root,
+                            )
+                            for _ in range(args.instances)
                         ]
-                        if args.profile
-                        else []
-                    )
-                    try:
-                        result = _measure(kind, servers, config)
-                    finally:
-                        for spy in spies:
-                            spy.send_signal(signal.SIGINT)
-                            spy.wait(timeout=60)
-                        for server in servers:
-                            server.stop()
-                    if kind != "ceiling":
-                        result.update(
-                            asyncio.run(_store_figures(databases[kind], result["window"]))
+                        spies = (
+                            [
+                                _py_spy(server.process.pid, args.profile, f"{name}-{rep}-{i}")
+                                for i, server in enumerate(servers)
+                            ]
+                            + (
+                                [_py_spy(wallet.process.pid, args.profile, f"{name}-{rep}-wallet")]
+                                if wallet
+                                else []
+                            )
+                            if args.profile
+                            else []
                         )
-                    results[kind].append(result)
-                    print(f"[{rep + 1}/{args.repeat}] " + _line(kind, result), flush=True)
+                        try:
+                            result = _measure(kind, servers, config)
+                            if kind in OPERATOR_KINDS:
+                                # Before anything stops: what the outbox still owes is
+                                # delivered now, not during the next measurement.
+                                drained, owed = asyncio.run(drain(databases[kind]))
+                                result["drain_s"], result["owed_after_drain"] = drained, owed
+                                if owed:
+                                    print(
+                                        f"warning: {name}: {owed} calls still owed after the drain"
+                                    )
+                            if wallet is not None:
+                                timings = wallet_timings(wallet.base_url)
+                        finally:
+                            for spy in spies:
+                                spy.send_signal(signal.SIGINT)
+                                spy.wait(timeout=60)
+                            for server in servers:
+                                server.stop()
+                            if wallet is not None:
+                                wallet.stop()
+                        if kind != "ceiling":
+                            result.update(
+                                asyncio.run(_store_figures(databases[kind], result["window"]))
+                            )
+                        if kind in OPERATOR_KINDS:
+                            result.update(
+                                asyncio.run(
+                                    wallet_figures(
+                                        databases[kind],
+                                        wallet_database if kind == "seamless" else None,
+                                        result["window"],
+                                        result["requests"],
+                                        timings,
+                                    )
+                                )
+                            )
+                        results[name].append(result)
+                        print(f"[{rep + 1}/{args.repeat}] " + _line(name, result), flush=True)
+                        if args.json:  # so far, should a later measurement fail
+                            args.json.write_text(
+                                json.dumps({"args": vars(args), "runs": results}, default=str)
+                            )
             if args.audit_repeat and "service" in kinds:
                 figures = asyncio.run(_audit(databases["service"], args.audit_repeat))
         finally:
             if not (args.keep or args.database):
                 for name in names.values():
                     asyncio.run(_drop_database(args.url, name))
+            if wallet_name and not args.keep:
+                asyncio.run(_drop_database(args.url, wallet_name))
     medians: dict[str, dict[str, Any]] = {
-        kind: {k: statistics.median(r[k] for r in runs) for k in _MEDIANS if k in runs[0]}
-        for kind, runs in results.items()
+        kind: _medians(runs) for kind, runs in results.items() if runs
     }
     print(f"\nmedians of {args.repeat}:")
     for kind, m in medians.items():
         print(_line(kind, m))
-    for kind in ("service", "baseline"):
-        if kind in medians and "ceiling" in medians:
-            served, ceiling = medians[kind], medians["ceiling"]
-            print(
-                f"ratio {kind}/ceiling: {served['per_second'] / ceiling['per_second']:.2f} of "
-                f"the requests/s; p99 {served['p99_ms']:.1f} ms vs {ceiling['p99_ms']:.1f} ms "
-                f"(target: >= 0.50 and p99 < 25 ms)"
-            )
-    if "baseline" in medians:
-        after, before = medians["service"], medians["baseline"]
-        print(
-            f"service/baseline: {after['per_second'] / before['per_second']:.2f}x the "
-            f"requests/s, server CPU per request {before['server_ms_per_request']:.2f} -> "
-            f"{after['server_ms_per_request']:.2f} ms, PostgreSQL CPU per request "
-            f"{before['postgres_ms_per_request']:.2f} -> "
-            f"{after['postgres_ms_per_request']:.2f} ms"
+    for clients, _ in pairs:
+        ceiling = medians.get(label("ceiling", clients))
+        for kind in ("service", "baseline"):
+            served = medians.get(label(kind, clients))
+            if served and ceiling:
+                print(
+                    f"ratio {label(kind, clients)}/ceiling: "
+                    f"{served['per_second'] / ceiling['per_second']:.2f} of the requests/s; "
+                    f"p99 {served['p99_ms']:.1f} ms vs {ceiling['p99_ms']:.1f} ms "
+                    f"(target: >= 0.50 and p99 < 25 ms)"
+                )
+        after, before = (
+            medians.get(label("service", clients)),
+            medians.get(label("baseline", clients)),
         )
+        if after and before:
+            print(
+                f"service/baseline at {clients} clients: "
+                f"{after['per_second'] / before['per_second']:.2f}x the "
+                f"requests/s, server CPU per request {before['server_ms_per_request']:.2f} -> "
+                f"{after['server_ms_per_request']:.2f} ms, PostgreSQL CPU per request "
+                f"{before['postgres_ms_per_request']:.2f} -> "
+                f"{after['postgres_ms_per_request']:.2f} ms"
+            )
+        internal = medians.get(label("service", clients))
+        for kind in ("sessions", "seamless", "memory"):
+            served = medians.get(label(kind, clients))
+            if served and internal:
+                print(_compare(f"{kind}/internal at {clients} clients", served, internal))
     for key, value in figures.items():
         print(
             f"{key}: {value['events']:,} events, {value['events_per_second']:,.0f} events/s"
@@ -860,6 +1229,24 @@ def main() -> None:
                 default=str,
             )
         )
+
+
+def _medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians over the repetitions, key by key (per command type too)."""
+    medians: dict[str, Any] = {
+        k: statistics.median(r[k] for r in runs) for k in _MEDIANS if k in runs[0]
+    }
+    names = {name for r in runs for name in r.get("by_command", {})}
+    medians["by_command"] = {
+        name: {
+            key: statistics.median(
+                r["by_command"][name][key] for r in runs if name in r.get("by_command", {})
+            )
+            for key in ("n", "p50_ms", "p99_ms")
+        }
+        for name in sorted(names)
+    }
+    return medians
 
 
 def _operator_token() -> str:
