@@ -585,7 +585,7 @@ class CommandHandler:
 
     async def _release(self, conn: Any, placed: PlacedBets) -> None:
         try:
-            await release(conn, placed.attempt_id)
+            await release(conn, placed.attempt_id, placed.players)
         except Exception as error:  # the connection is gone, and the lock with it
             _log.info("wallet_release_skipped", error=type(error).__name__)
 

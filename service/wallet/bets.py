@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, NamedTuple
 
-from events.store import DuplicateCommand, SideWrites, lookup_command
+from events.store import DuplicateCommand, SideWrites
 from events.wallet import WalletDebited
 from service.rules.errors import RuleViolation
 from service.tenancy import PlayerRef, operator_of
@@ -88,6 +88,8 @@ class PlacedBets(NamedTuple):
     attempt_id: uuid.UUID
     bets: list[Bet]
     answers: list[Answer]
+    players: tuple[str, ...] = ()
+    """The players' locks held until the command is recorded (:func:`release`)."""
 
 
 def attempt_key(attempt_id: uuid.UUID) -> int:
@@ -135,19 +137,49 @@ async def place_bets(
     operator ids to their adapters, ``sessions`` game player ids to (session id, currency).
     Raises :class:`WalletRefused` or :class:`WalletUnavailable` after undoing the attempt,
     and ``DuplicateCommand`` before any call if ``command_id`` is already recorded."""
-    players = sorted({player_key(operator_of(d.wallet_id)) for d in debits})
-    for key in players:  # in one order, so two commands cannot wait on each other
-        await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", PLAYER_LOCK, key)
+    refs = sorted({operator_of(d.wallet_id) for d in debits})
+    players = tuple(player_key(r) for r in refs)  # in one order: no two commands deadlock
+    first = debits[0]
+    # The first player's lock, the command-id look-up and whether a call of the round is
+    # owed, in one round trip (the intent checks again what is owed, after the lock).
+    prepared = await conn.fetchrow(
+        _PREPARE, PLAYER_LOCK, players[0], command_id, *refs[0], first.table_id, first.round
+    )
     try:
-        if deliver_owed is not None:
+        for key in players[1:]:
+            await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", PLAYER_LOCK, key)
+        if prepared["stored"] is not None:
+            # A retry of a command already answered (accepted, or refused by the rules or
+            # the operator), decided on the cached table, which skips the load that finds
+            # it: answered from memory, without bets sent only to be undone.
+            raise DuplicateCommand(command_id, prepared["stored"].encode())
+        if deliver_owed is not None and (prepared["owed"] or len(players) > 1):
             for debit in dict.fromkeys((d.wallet_id, d.table_id, d.round) for d in debits):
                 ref = operator_of(debit[0])
                 if not await deliver_owed(conn, ref.operator_id, ref.player_id, *debit[1:]):
                     raise WalletUnavailable("an earlier call of the player's round is still owed")
-        return await _place_bets(conn, wallets, debits, sessions, command_id)
-    finally:
-        for key in players:
-            await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", PLAYER_LOCK, key)
+        placed = await _place_bets(conn, wallets, debits, sessions, command_id)
+    except BaseException:
+        await _unlock_players(conn, players)
+        raise
+    return placed._replace(players=players)
+
+
+_PREPARE: Final = """
+SELECT pg_advisory_lock($1, hashtext($2)) IS NULL AS locked,
+       (SELECT coalesce(result, 'null')::text FROM commands WHERE command_id = $3) AS stored,
+       EXISTS (SELECT FROM wallet_transactions
+               WHERE status = 'queued' AND operator_id = $4 AND player_id = $5
+                 AND table_id = $6 AND round = $7) AS owed
+"""
+
+
+async def _unlock_players(conn: Any, players: Sequence[str]) -> None:
+    await conn.execute(
+        "SELECT pg_advisory_unlock($1, hashtext(k)) FROM unnest($2::text[]) AS k",
+        PLAYER_LOCK,
+        list(players),
+    )
 
 
 async def _place_bets(
@@ -157,12 +189,6 @@ async def _place_bets(
     sessions: dict[str, tuple[str, str]],
     command_id: str,
 ) -> PlacedBets:
-    stored = await lookup_command(conn, command_id)
-    if stored is not None:
-        # A retry of a command already answered (accepted, or refused by the rules or the
-        # operator), decided on the cached table, which skips the load that finds it: it is
-        # answered from memory, and must not send the operator bets only to undo them.
-        raise DuplicateCommand(command_id, stored)
     attempt_id = uuid.uuid4()
     bets = []
     for index, debit in enumerate(debits):
@@ -248,9 +274,16 @@ def _call(bet: Bet) -> BetCall:
     )
 
 
-async def release(conn: Any, attempt_id: uuid.UUID) -> None:
-    """Let recovery see the attempt (it is finished, one way or the other)."""
-    await conn.execute("SELECT pg_advisory_unlock($1)", attempt_key(attempt_id))
+async def release(conn: Any, attempt_id: uuid.UUID, players: Sequence[str] = ()) -> None:
+    """Let recovery see the attempt (it is finished, one way or the other), and let the
+    players' other calls go."""
+    await conn.execute(
+        "SELECT pg_advisory_unlock($1),"
+        " (SELECT count(pg_advisory_unlock($2, hashtext(k))) FROM unnest($3::text[]) AS k)",
+        attempt_key(attempt_id),
+        PLAYER_LOCK,
+        list(players),
+    )
 
 
 def commit_writes(writes: SideWrites, placed: PlacedBets) -> None:
