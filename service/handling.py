@@ -597,6 +597,12 @@ class CommandHandler:
         return tuple(deck or ())
 
 
+def event_id(command_id: str, index: int) -> uuid.UUID:
+    """The id of a command's ``index``-th event: derived, so a retried append is the same
+    append, and a seamless credit's transaction id can be derived from its event's."""
+    return uuid.uuid5(_NAMESPACE, f"{command_id}:{index}")
+
+
 def _is_wallet_event(event: Event) -> bool:
     return isinstance(event, WalletEvent)
 
@@ -617,7 +623,7 @@ def _seamless_credits(
     if not seamless:
         return []
     return [
-        Credit(uuid.uuid5(_NAMESPACE, f"{command_id}:{index}"), event)
+        Credit(event_id(command_id, index), event)
         for _, _, command_id, events in batches
         for index, event in enumerate(events)
         if isinstance(event, WalletCredited) and event.wallet_id in seamless
@@ -673,7 +679,7 @@ def _appends(
             name, schema, data = encode_event(event)
             by_stream.setdefault(stream, []).append(
                 NewEvent(
-                    event_id=uuid.uuid5(_NAMESPACE, f"{command_id}:{index}"),
+                    event_id=event_id(command_id, index),
                     event_type=name,
                     schema_version=schema,
                     data=data,
@@ -684,7 +690,7 @@ def _appends(
     for stream, new_events in by_stream.items():
         if stream == table_stream(table_id):
             expected: int | None = version
-        elif stream in debited and stream.startswith("wallet-"):
+        elif stream in debited:
             # A debit must see the balance it was checked against.
             expected = held[stream.removeprefix("wallet-")].version
         else:
@@ -802,7 +808,7 @@ class WalletHandler:
             name, schema, data = encode_event(event)
             new_events.append(
                 NewEvent(
-                    event_id=uuid.uuid5(_NAMESPACE, f"{command_id}:{index}"),
+                    event_id=event_id(command_id, index),
                     event_type=name,
                     schema_version=schema,
                     data=data,
