@@ -26,7 +26,7 @@ from events.wallet import WalletDebited
 from service.rules.errors import RuleViolation
 from service.tenancy import PlayerRef, operator_of
 from service.wallet.port import UnknownOutcome, WalletPort
-from service.wallet.protocol import Answer, BetCall
+from service.wallet.protocol import Answer, BetCall, round_id
 
 __all__ = [
     "PLAYER_LOCK",
@@ -267,7 +267,7 @@ def _call(bet: Bet) -> BetCall:
         currency=bet.currency,
         transaction_id=bet.transaction_id,
         amount=debit.amount,
-        round_id=f"{debit.table_id}:{debit.round}",
+        round_id=round_id(debit.table_id, debit.round),
         table_id=debit.table_id,
         box=debit.box,
         reason=debit.reason,

@@ -28,7 +28,13 @@ from service.observability import WALLET_CALLS, WALLET_MANUAL, WALLET_OWED
 from service.operators import OperatorRegistry
 from service.wallet.bets import PLAYER_LOCK, attempt_key, undo
 from service.wallet.port import UnknownOutcome
-from service.wallet.protocol import FINAL_ROLLBACK_STATUSES, Answer, RollbackCall, WinCall
+from service.wallet.protocol import (
+    FINAL_ROLLBACK_STATUSES,
+    Answer,
+    RollbackCall,
+    WinCall,
+    round_id,
+)
 
 __all__ = ["Outbox"]
 
@@ -273,7 +279,7 @@ class Outbox:
             "currency": row["currency"],
             "transaction_id": row["transaction_id"],
             "amount": row["amount"],
-            "round_id": f"{row['table_id']}:{row['round']}",
+            "round_id": round_id(row["table_id"], row["round"]),
             "table_id": row["table_id"],
             "box": row["box"],
             "reason": row["reason"],

@@ -30,6 +30,7 @@ __all__ = [
     "Status",
     "WinCall",
     "money_fields",
+    "round_id",
     "rollback_of",
 ]
 
@@ -163,6 +164,11 @@ class Answer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     message: Annotated[
         str | None, msgspec.Meta(description="A human-readable reason, for logs only.")
     ] = None
+
+
+def round_id(table_id: str, number: int) -> str:
+    """A round's id on the wire: stable per table round (§3), e.g. ``t1:42``."""
+    return f"{table_id}:{number}"
 
 
 def money_fields(call: Call) -> dict[str, object]:
