@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from service.cli.audit import register as register_audit
+from service.cli.audit_group import audit
 from service.cli.db import db_group
 from service.cli.demo import demo
 from service.cli.evaluate import evaluate
@@ -22,6 +23,7 @@ def main() -> None:
     """Russian Poker and Oasis Poker: an event-sourced casino game backend."""
 
 
+main.add_command(audit)
 main.add_command(db_group)
 main.add_command(demo)
 main.add_command(evaluate)
