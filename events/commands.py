@@ -8,7 +8,7 @@ from the authenticated :class:`Actor`, never from the body.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 
@@ -19,6 +19,7 @@ __all__ = [
     "BettingTimeUp",
     "BuyCard",
     "CancelBets",
+    "ChangeRuleset",
     "CloseTable",
     "Command",
     "Deal",
@@ -35,6 +36,8 @@ __all__ = [
     "PlayerCommand",
     "ReopenTable",
     "RepeatBets",
+    "REASON_MAX",
+    "Reason",
     "RequestDealerExchange",
     "SitDown",
     "StackDeck",
@@ -42,11 +45,15 @@ __all__ = [
 ]
 
 
-class Actor(msgspec.Struct, frozen=True, kw_only=True):
+class Actor(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Who sends a command: a player (by id), an operator, or the service's own clock."""
 
     role: Literal["player", "operator", "system", "auditor"]
     id: str
+    admin: bool = False
+    """An admin acting with the operator's powers (``role`` is then ``operator``): kept so
+    the availability log can say who it really was. Omitted when false, so the metadata of
+    every other command is recorded as before."""
 
 
 SYSTEM = Actor(role="system", id="system")
@@ -54,6 +61,13 @@ SYSTEM = Actor(role="system", id="system")
 
 class _Command(msgspec.Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_fields=True):
     pass
+
+
+REASON_MAX: Final = 500
+"""The longest reason a table's availability change may carry, in characters."""
+
+Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=REASON_MAX)]
+"""Why a table was opened, closed, reopened or its ruleset changed: 1 to 500 characters."""
 
 
 # -- operator -------------------------------------------------------------------------------
@@ -74,14 +88,45 @@ class OpenTable(_Command, frozen=True):
         bool,
         msgspec.Meta(description="Players of every operator may sit (opened by an admin)."),
     ] = False
+    reason: Annotated[
+        Reason | None,
+        msgspec.Meta(description="Why the table is opened, for the availability log (optional)."),
+    ] = None
 
 
 class CloseTable(_Command, frozen=True):
     """Stop opening rounds; bets of a round not yet dealt are refunded."""
 
+    reason: Annotated[
+        Reason | None,
+        msgspec.Meta(
+            description=(
+                "Why the table is closed, for the availability log and the operator's "
+                "notification. The HTTP API requires it; commands recorded before reasons "
+                "existed have none."
+            )
+        ),
+    ] = None
+
 
 class ReopenTable(_Command, frozen=True):
     """Open a closed table again."""
+
+    reason: Annotated[
+        Reason | None,
+        msgspec.Meta(description="Why the table is reopened, for the availability log."),
+    ] = None
+
+
+class ChangeRuleset(_Command, frozen=True):
+    """Replace the table's ruleset (paytables, limits, options) between rounds: no round in
+    play and no bet in the round taking bets. The ruleset is fully resolved (see
+    ``make_ruleset``), so a replay applies exactly what was decided."""
+
+    ruleset: Annotated[Ruleset, msgspec.Meta(description="The new ruleset, fully resolved.")]
+    reason: Annotated[
+        Reason, msgspec.Meta(description="Why the ruleset changes, for the availability log.")
+    ]
 
 
 class StackDeck(_Command, frozen=True):
@@ -298,6 +343,7 @@ Command = (
     OpenTable
     | CloseTable
     | ReopenTable
+    | ChangeRuleset
     | StackDeck
     | OpenRound
     | BettingTimeUp

@@ -37,6 +37,7 @@ __all__ = [
     "PlayerSeated",
     "RoundOpened",
     "RoundSettled",
+    "RulesetChanged",
     "SixthCardBought",
     "TableClosed",
     "TableEvent",
@@ -56,14 +57,37 @@ class TableOpened(_TableEvent, frozen=True):
     private_for: str | None = None
     operator_id: str = "default"
     shared: bool = False
+    reason: Annotated[
+        str | None, msgspec.Meta(description="Why the table was opened, if the operator said.")
+    ] = None
+
+
+# The availability events carry their reason; who acted and when are in the event's
+# metadata and record, like every command's (the availability log reads them there).
 
 
 class TableClosed(_TableEvent, frozen=True):
-    pass
+    reason: Annotated[
+        str | None,
+        msgspec.Meta(description="Why the table was closed (none on events recorded before)."),
+    ] = None
 
 
 class TableReopened(_TableEvent, frozen=True):
-    pass
+    reason: Annotated[str | None, msgspec.Meta(description="Why the table was reopened.")] = None
+
+
+class RulesetChanged(_TableEvent, frozen=True):
+    """The table plays by ``ruleset`` from now on: recorded only between rounds."""
+
+    version: Annotated[
+        int,
+        msgspec.Meta(
+            description="The table's ruleset version after the change: 1 at opening, +1 each."
+        ),
+    ]
+    ruleset: Annotated[Ruleset, msgspec.Meta(description="The new ruleset, fully resolved.")]
+    reason: Annotated[str, msgspec.Meta(description="Why the ruleset changed.")]
 
 
 class PlayerSeated(_TableEvent, frozen=True):
@@ -252,6 +276,7 @@ TableEvent = (
     TableOpened
     | TableClosed
     | TableReopened
+    | RulesetChanged
     | PlayerSeated
     | PlayerLeft
     | RoundOpened

@@ -190,6 +190,15 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ]
     ruleset: Annotated[Ruleset, msgspec.Meta(description="The rules the table plays by.")]
+    ruleset_version: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "The ruleset's version: 1 as the table opened, one more for each change "
+                "(`PUT /v1/tables/{id}/ruleset`; the log: `GET /v1/audit/availability`)."
+            )
+        ),
+    ]
     private: Annotated[
         bool,
         msgspec.Meta(description="A private table: only the player it was opened for may sit."),
@@ -235,6 +244,7 @@ def table_view(state: Table, version: int, viewer: Viewer) -> TableView:
         status=state.status,
         version=version,
         ruleset=rules,
+        ruleset_version=state.ruleset_version,
         private=state.private_for is not None,
         seats=state.seats,
         free_boxes=free_boxes(state),

@@ -17,6 +17,7 @@ from events.commands import (
     BettingTimeUp,
     BuyCard,
     CancelBets,
+    ChangeRuleset,
     CloseTable,
     Command,
     Deal,
@@ -36,7 +37,7 @@ from events.commands import (
     SitDown,
     StackDeck,
 )
-from service.rules import betting, decisions, seating, showdown
+from service.rules import betting, decisions, rulesets, seating, showdown
 from service.rules.errors import RuleViolation
 from service.rules.evolve import fold
 from service.rules.state import Table
@@ -48,6 +49,7 @@ Handler = Callable[[Table, Any, Actor], list[Event]]
 _HANDLERS: Final[dict[type[Any], Handler]] = {
     CloseTable: seating.close_table,
     ReopenTable: seating.reopen_table,
+    ChangeRuleset: rulesets.change_ruleset,
     OpenRound: seating.open_round,
     StackDeck: seating.stack_deck,
     SitDown: seating.sit_down,

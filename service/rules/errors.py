@@ -28,6 +28,10 @@ REFUSALS: Final[dict[str, tuple[RefusalKind, str]]] = {
     "table_not_closed": ("conflict", "the table is not closed"),
     "round_in_progress": ("conflict", "a round is being played"),
     "round_not_finished": ("conflict", "the current round is not settled"),
+    "ruleset_locked": (
+        "conflict",
+        "the ruleset changes only between rounds: no round in play and no bet placed",
+    ),
     "not_seated": ("conflict", "take a seat first"),
     "already_seated": ("conflict", "you are seated already"),
     "seat_taken": ("conflict", "the seat is taken"),
@@ -60,6 +64,10 @@ REFUSALS: Final[dict[str, tuple[RefusalKind, str]]] = {
     "invalid_currency": ("invalid", "a currency is a three-letter ISO 4217 code"),
     "invalid_amount": ("invalid", "an amount is a positive integer of minor units"),
     "invalid_deck": ("invalid", "a deck names distinct cards of the 52"),
+    "ruleset_change_invalid": (
+        "invalid",
+        "a ruleset change keeps the table's currency and number of boxes",
+    ),
     "wallet_exists": ("conflict", "the wallet exists already"),
 }
 

@@ -32,6 +32,7 @@ from events.game import (
     PlayerSeated,
     RoundOpened,
     RoundSettled,
+    RulesetChanged,
     SixthCardBought,
     TableClosed,
     TableOpened,
@@ -70,6 +71,8 @@ def evolve(state: Table, event: Event) -> Table:
             return _replace(state, status="closed")
         case TableReopened():
             return _replace(state, status="open")
+        case RulesetChanged():
+            return _replace(state, ruleset=event.ruleset, ruleset_version=event.version)
         case PlayerSeated():
             return _replace(state, seats=_set_seat(state.seats, event.seat, event.player))
         case PlayerLeft():

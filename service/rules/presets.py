@@ -9,7 +9,7 @@ import msgspec
 
 from events.ruleset import Ruleset
 
-__all__ = ["PRESETS", "RulesetError", "make_ruleset"]
+__all__ = ["PRESETS", "RulesetError", "make_ruleset", "override"]
 
 PRESETS: Final[Mapping[str, Ruleset]] = {
     # Seed 000: land casino; two light boxes, dealer draw, sixth card, two combinations.
@@ -49,6 +49,12 @@ def make_ruleset(preset: str = "russian", overrides: Mapping[str, Any] | None = 
     base = PRESETS.get(preset)
     if base is None:
         raise RulesetError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    return override(base, overrides)
+
+
+def override(base: Ruleset, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """``base`` with ``overrides`` applied as :func:`make_ruleset` applies them to a preset
+    (a table's ruleset change starts from the table's current ruleset)."""
     merged = msgspec.to_builtins(base)
     if overrides:
         for name, value in overrides.items():

@@ -54,6 +54,7 @@ def open_table(table: Table, command: OpenTable, actor: Actor, table_id: str) ->
             private_for=command.private_for,
             operator_id=command.operator_id,
             shared=command.shared,
+            reason=command.reason,
         )
     ]
 
@@ -75,7 +76,7 @@ def close_table(table: Table, command: CloseTable, actor: Actor) -> list[Event]:
                 round=current.number, commitment=current.commitment, seed=current.deck.seed
             )
         )
-    events.append(TableClosed())
+    events.append(TableClosed(reason=command.reason))
     return events
 
 
@@ -83,7 +84,7 @@ def reopen_table(table: Table, command: ReopenTable, actor: Actor) -> list[Event
     need_role(actor, "operator")
     if table.status != "closed":
         raise RuleViolation("table_not_closed")
-    return [TableReopened()]
+    return [TableReopened(reason=command.reason)]
 
 
 def open_round(table: Table, command: OpenRound, actor: Actor) -> list[Event]:

@@ -155,6 +155,8 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     table_id: str = ""
     name: str = ""
     ruleset: Ruleset | None = None
+    ruleset_version: int = 1
+    """1 for the ruleset the table opened with, one more for each ``RulesetChanged``."""
     status: Literal["new", "open", "closed"] = "new"
     private_for: str | None = None
     operator_id: str = "default"
@@ -189,6 +191,15 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
             "dealer_draw",
             "showdown",
         )
+
+    @property
+    def between_rounds(self) -> bool:
+        """No round in play and no bet in the round taking bets: the shell opens the next
+        round at once after settlement, so an empty round taking bets is "between rounds"."""
+        current = self.round
+        if current is None or current.phase == "settled":
+            return True
+        return current.phase == "betting" and not current.boxes
 
     @property
     def needs_round(self) -> bool:

@@ -4,7 +4,9 @@ and RULES §7: integer money, no balance below zero, and per-round conservation.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+import msgspec
 import pytest
 
 from events.commands import (
@@ -12,6 +14,7 @@ from events.commands import (
     BettingTimeUp,
     BuyCard,
     CancelBets,
+    ChangeRuleset,
     CloseTable,
     Command,
     Deal,
@@ -170,6 +173,11 @@ CASES: dict[str, Setup] = {
     "table_not_open/round": lambda: (closed(), OpenRound(seed=SEED), SYSTEM),
     "table_already_opened": lambda: (table(), OpenTable(ruleset=table().rules), OPERATOR),
     "table_not_closed": lambda: (table(), ReopenTable(), OPERATOR),
+    "ruleset_locked": lambda: (ready_and_waiting(), _ruleset_change(), OPERATOR),
+    "ruleset_locked/in_play": lambda: (two_boxes_dealt(), _ruleset_change(), OPERATOR),
+    "ruleset_change_invalid": lambda: (table(), _ruleset_change(currency="USD"), OPERATOR),
+    "ruleset_change_invalid/boxes": lambda: (table(), _ruleset_change(boxes=6), OPERATOR),
+    "wrong_role/change_ruleset": lambda: (table(), _ruleset_change(), ANN),
     "round_in_progress": lambda: (two_boxes_dealt(), CloseTable(), OPERATOR),
     "round_not_finished": lambda: (betting(), OpenRound(seed=SEED), SYSTEM),
     "not_seated": lambda: (betting("ann"), PlaceAnte(box=1, ante=100), BOB),
@@ -256,6 +264,12 @@ def _poor_repeat() -> Scenario:
     scenario.run(Fold(box=1), ANN)  # 200 left; repeating ante 200 + bonus 100 needs 300
     scenario.open_round(seed=bytes([9]) * 32)
     return scenario
+
+
+def _ruleset_change(**changes: Any) -> ChangeRuleset:
+    """A change of the test table's ruleset (the ante minimum, and ``changes``)."""
+    rules = msgspec.structs.replace(table().rules, ante_min=50, **changes)
+    return ChangeRuleset(ruleset=rules, reason="a test change")
 
 
 def _private_for_ann() -> Scenario:
