@@ -230,6 +230,18 @@ class CancelBets(_Command, frozen=True):
         msgspec.Meta(
             description=(
                 "Box number whose bets to take back; null (the default) takes back "
+    client_seed: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Your entropy for this round's deck (RULES §8, tables with `player_seeds`):"
+                " 1 to 64 printable ASCII characters (0x20..0x7E, space included), used"
+                " byte for byte. Every client seed placed before the deal is combined with"
+                " the committed server seed as docs/fairness.md specifies; it is shown to"
+                " everyone at the table at once. Null (the default) adds none."
+            )
+        ),
+    ] = None
                 "all of the player's bets this round."
             )
         ),
@@ -249,6 +261,16 @@ class BuyCard(_Command, frozen=True):
 
     box: Annotated[
         int,
+    client_seed: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "A client seed (as in `PlaceAnte`) placed with every repeated box; the"
+                " previous round's seeds are not repeated. Null (the default) adds none."
+            )
+        ),
+    ] = None
+
         msgspec.Meta(
             description=(
                 "Box number, from 1, that buys the sixth card; its draw fee is "

@@ -134,6 +134,15 @@ class AntePlaced(_TableEvent, frozen=True):
         msgspec.Meta(description="The Bet staked with the ante on a dark box; 0 on a light box."),
     ]
 
+    client_seed: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "The player's client seed for the deck (RULES §8, `player_seeds`), public"
+                " from the moment it is placed; null if none."
+            )
+        ),
+    ] = None
 
 class BetsCancelled(_TableEvent, frozen=True):
     round: int

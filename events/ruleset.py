@@ -404,6 +404,17 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             f"`currency` must be a three-letter ISO 4217 code, got {self.currency!r}",
         )
         need(1 <= self.boxes <= 10, f"`boxes` must be 1..10, got {self.boxes}")
+    player_seeds: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Players may add a client seed (1..64 printable ASCII characters) with "
+                "their bets; the deck is derived from the committed server seed and every"
+                " client seed placed before the deal (RULES §8, docs/fairness.md). "
+                "Default true; false refuses client seeds."
+            )
+        ),
+    ] = True
         need(
             1 <= self.light_boxes_per_player <= self.boxes,
             f"`light_boxes_per_player` must be 1..boxes ({self.boxes}), "

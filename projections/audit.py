@@ -149,6 +149,7 @@ def _placement(event: AntePlaced) -> dict[str, Any]:
         "bonus": event.bonus,
         "dark": event.dark,
         "bet": event.bet,
+        "client_seed": event.client_seed,
         "insurance": 0,
         "fees": 0,
         "cancelled": False,

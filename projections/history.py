@@ -143,6 +143,15 @@ class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
             )
         ),
     ] = None
+    client_seed: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "The client seed placed with the box's ante (RULES §8); null if none "
+                "(or in rounds recorded before client seeds were kept)."
+            )
+        ),
+    ] = None
 
 
 def settled_round(state: Table, events: list[Any]) -> Round | None:
@@ -178,6 +187,7 @@ def box_record(box: Box, rules: Ruleset) -> BoxRecord:
         staked=box.staked,
         paid_back=box.paid_back,
         result=box_result(box, rules),
+        client_seed=box.client_seed,
     )
 
 
@@ -195,7 +205,7 @@ def record_settled(writes: SideWrites, state: Table, events: list[Any]) -> None:
         f"""
         INSERT INTO rounds (table_id, round, commitment, seed, dealer_cards, dealer_hand,
                             staked, paid_back, players)
-        SELECT {table}, {number}, {p(finished.commitment)}, {p(finished.deck.seed.hex())},
+        SELECT {table}, {number}, {p(finished.commitment)}, {p(finished.seed.hex())},
                {p(list(dealer))}::text[],
                {p(evaluate(dealer).category.label if dealer else None)}::text,
                {p(sum(r.staked for r in records))}::bigint,

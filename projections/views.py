@@ -96,6 +96,13 @@ class BoxView(msgspec.Struct, frozen=True, kw_only=True):
     ]
     settled: Annotated[bool, msgspec.Meta(description="The box has been settled.")]
     yours: Annotated[bool, msgspec.Meta(description="The box belongs to this viewer.")]
+    client_seed: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The client seed placed with the box's ante (RULES §8), shown to "
+            "everyone at the table as soon as it is placed; null if none."
+        ),
+    ] = None
     actions: Annotated[
         tuple[str, ...],
         msgspec.Meta(description="Command types this viewer may send for this box now."),
@@ -280,7 +287,7 @@ def _round_view(state: Table, current: Round, viewer: Viewer) -> RoundView:
         number=current.number,
         phase=current.phase,
         commitment=current.commitment,
-        seed=current.deck.seed.hex() if settled else None,
+        seed=current.seed.hex() if settled else None,
         boxes=tuple(
             _box_view(state, current, box, viewer, showdown=revealed) for box in current.boxes
         ),
@@ -320,6 +327,7 @@ def _box_view(state: Table, current: Round, box: Box, viewer: Viewer, *, showdow
         dealer_draw=box.dealer_draw,
         settled=box.settled,
         yours=yours,
+        client_seed=box.client_seed,
         actions=actions,
         insurance_range=insurable,
         result=box_result(box, state.rules),

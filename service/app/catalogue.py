@@ -95,6 +95,10 @@ _RULE_ACTIONS: Final = {
     "ante_out_of_range": "Bet within the table's ante limits (see its ruleset).",
     "bonus_out_of_range": "Bet the bonus within the table's limits, or none.",
     "bonus_not_offered": "Leave the bonus out at this table.",
+    "client_seeds_not_accepted": "Leave `client_seed` out: this table's ruleset has"
+    " `player_seeds` off.",
+    "invalid_client_seed": "Send 1 to 64 printable ASCII characters (0x20..0x7E) as"
+    " `client_seed`, or leave it out.",
     "sixth_card_not_allowed": "Decide without a sixth card at this table.",
     "exchange_not_allowed": "Exchange only as many cards of your own hand as the table"
     " allows, once.",

@@ -14,6 +14,7 @@ from events.game import (
     DealRequested,
     DealtHand,
 )
+from service.rules.entropy import client_seed_problem, dealing_deck
 from service.rules.errors import RuleViolation
 from service.rules.evolve import fold
 from service.rules.guards import credit, debit, need_open, need_phase, need_role, need_seat, own_box
@@ -65,6 +66,12 @@ def place_ante(table: Table, command: PlaceAnte, actor: Actor) -> list[Event]:
             raise RuleViolation(
                 "bonus_out_of_range", f"the bonus must be {rules.bonus_min}..{rules.bonus_limit}"
             )
+    if command.client_seed is not None:
+        if not rules.player_seeds:
+            raise RuleViolation("client_seeds_not_accepted")
+        problem = client_seed_problem(command.client_seed)
+        if problem is not None:
+            raise RuleViolation("invalid_client_seed", problem)
     light = [b for b in current.boxes_of(actor.id) if b.light]
     if not command.dark and len(light) >= rules.light_boxes_per_player:
         raise RuleViolation(
@@ -81,6 +88,7 @@ def place_ante(table: Table, command: PlaceAnte, actor: Actor) -> list[Event]:
         bonus=command.bonus,
         dark=command.dark,
         bet=bet,
+        client_seed=command.client_seed,
     )
     box = Box(number=command.box, player=actor.id, ante=command.ante)
     events: list[Event] = [placed, debit(table, box, command.ante, "ante")]
@@ -117,7 +125,8 @@ def cancel_bets(table: Table, command: CancelBets, actor: Actor) -> list[Event]:
 
 
 def repeat_bets(table: Table, command: RepeatBets, actor: Actor) -> list[Event]:
-    """Place the previous round's bets again, all or none."""
+    """Place the previous round's bets again, all or none. A client seed is not repeated:
+    the command's own ``client_seed``, if any, goes with every box it places."""
     need_role(actor, "player")
     current = need_phase(table, "betting")
     previous: Sequence[BetSpec] = table.last_bets.get(actor.id, ())
@@ -130,7 +139,13 @@ def repeat_bets(table: Table, command: RepeatBets, actor: Actor) -> list[Event]:
     for spec in previous:
         step = place_ante(
             state,
-            PlaceAnte(box=spec.box, ante=spec.ante, bonus=spec.bonus, dark=spec.dark),
+            PlaceAnte(
+                box=spec.box,
+                ante=spec.ante,
+                bonus=spec.bonus,
+                dark=spec.dark,
+                client_seed=command.client_seed,
+            ),
             actor,
         )
         events.extend(step)
@@ -168,7 +183,7 @@ def deal(table: Table, current: Round) -> list[Event]:
     bonus bets are settled on those five cards (RULES §5.2-3)."""
     order = current.play_order()
     seats = len(order) + 1
-    cards, _ = current.deck.draw(5 * seats)
+    cards, _ = dealing_deck(current).draw(5 * seats)
     hands = tuple(
         DealtHand(box=box.number, cards=tuple(cards[i::seats])) for i, box in enumerate(order)
     )

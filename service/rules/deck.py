@@ -1,6 +1,8 @@
-"""The round's deck: derived from a secret seed, replayable bit for bit (RULES §8).
+"""The round's deck: derived from a secret key, replayable bit for bit (RULES §8).
 
-The seed keys an HMAC-SHA256 byte stream (block ``i`` = HMAC(seed, i as 8 bytes big-endian));
+The key — the round's server seed, or at the deal the deck key derived from it and the
+players' client seeds (:mod:`service.rules.entropy`) — keys an HMAC-SHA256 byte stream
+(block ``i`` = HMAC(key, i as 8 bytes big-endian));
 32-bit words of that stream drive Fisher–Yates with rejection sampling, so no position is
 favoured (no modulo bias). Discards go back at positions drawn from the same stream. A deck
 is an immutable value: every operation returns the new deck, so ``decide`` and ``evolve``
@@ -37,48 +39,52 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def _word(seed: bytes, index: int) -> int:
-    block = hmac.new(seed, (index // _WORDS_PER_BLOCK).to_bytes(8, "big"), hashlib.sha256)
+def _word(key: bytes, index: int) -> int:
+    block = hmac.new(key, (index // _WORDS_PER_BLOCK).to_bytes(8, "big"), hashlib.sha256)
     offset = (index % _WORDS_PER_BLOCK) * _WORD
     return int.from_bytes(block.digest()[offset : offset + _WORD], "big")
 
 
-def _below(seed: bytes, cursor: int, n: int) -> tuple[int, int]:
+def _below(key: bytes, cursor: int, n: int) -> tuple[int, int]:
     """A uniform integer in ``[0, n)`` and the next cursor; rejects the biased tail."""
     limit = _SPACE - _SPACE % n
     while True:
-        value = _word(seed, cursor)
+        value = _word(key, cursor)
         cursor += 1
         if value < limit:
             return value % n, cursor
 
 
-def shuffled(seed: bytes) -> Deck:
-    """The round's full deck, shuffled by Fisher–Yates from the seed's stream."""
-    if len(seed) != SEED_BYTES:
+def shuffled(key: bytes) -> Deck:
+    """The full deck, shuffled by Fisher–Yates from the key's stream (a server seed, or a
+    deck key: both are 32 bytes)."""
+    if len(key) != SEED_BYTES:
         raise ValueError(f"a seed is {SEED_BYTES} bytes")
     cards = list(FULL_DECK)
     cursor = 0
     for i in range(len(cards) - 1, 0, -1):
-        j, cursor = _below(seed, cursor, i + 1)
+        j, cursor = _below(key, cursor, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
-    return Deck(seed=seed, cards=tuple(cards), cursor=cursor)
+    return Deck(key=key, cards=tuple(cards), cursor=cursor)
 
 
-def stacked(seed: bytes, top: Sequence[Card]) -> Deck:
+def stacked(key: bytes, top: Sequence[Card]) -> Deck:
     """A deck with ``top`` first and the other cards after them in a fixed order: test mode's
     scripted rounds. The seed still drives reinsertion, so those rounds replay too."""
     top = tuple(top)
     if len(set(top)) != len(top) or not set(top) <= set(FULL_DECK):
         raise ValueError("a stacked deck names distinct cards of the 52")
     rest = tuple(c for c in FULL_DECK if c not in set(top))
-    return Deck(seed=seed, cards=top + rest, cursor=0)
+    return Deck(key=key, cards=top + rest, cursor=0)
 
 
 class Deck(msgspec.Struct, frozen=True, kw_only=True):
-    """The undealt cards, top first, and how far into the seed's stream the round has read."""
+    """The undealt cards, top first, and how far into the key's stream the round has read.
 
-    seed: bytes
+    ``key`` is the stream's key, not necessarily the round's seed: the seed to reveal is
+    ``Round.seed`` (with client seeds the deck is keyed by the derived deck key)."""
+
+    key: bytes
     cards: tuple[Card, ...]
     cursor: int
 
@@ -87,13 +93,13 @@ class Deck(msgspec.Struct, frozen=True, kw_only=True):
         if not 0 <= count <= len(self.cards):
             raise ValueError(f"cannot draw {count} from {len(self.cards)} cards")
         drawn, rest = self.cards[:count], self.cards[count:]
-        return drawn, Deck(seed=self.seed, cards=rest, cursor=self.cursor)
+        return drawn, Deck(key=self.key, cards=rest, cursor=self.cursor)
 
     def reinsert(self, discards: Sequence[Card]) -> Deck:
         """The deck with each discard put back at a random place, in the order given."""
         cards = list(self.cards)
         cursor = self.cursor
         for card in discards:
-            position, cursor = _below(self.seed, cursor, len(cards) + 1)
+            position, cursor = _below(self.key, cursor, len(cards) + 1)
             cards.insert(position, card)
-        return Deck(seed=self.seed, cards=tuple(cards), cursor=cursor)
+        return Deck(key=self.key, cards=tuple(cards), cursor=cursor)

@@ -56,6 +56,8 @@ REFUSALS: Final[dict[str, tuple[RefusalKind, str]]] = {
     "ante_out_of_range": ("invalid", "ante outside the table limits"),
     "bonus_out_of_range": ("invalid", "bonus outside the table limits"),
     "bonus_not_offered": ("invalid", "the table offers no bonus bet"),
+    "client_seeds_not_accepted": ("invalid", "the table takes no client seeds"),
+    "invalid_client_seed": ("invalid", "a client seed is 1..64 printable ASCII characters"),
     "sixth_card_not_allowed": ("invalid", "this table sells no sixth card"),
     "exchange_not_allowed": ("invalid", "this exchange is not allowed"),
     "insurance_not_allowed": ("invalid", "insurance is not allowed on this hand"),

@@ -41,6 +41,7 @@ from events.game import (
 from events.ruleset import Ruleset
 from service.rules.deck import shuffled, stacked
 from service.rules.hands import evaluate, qualifies
+from service.rules.entropy import dealing_deck
 from service.rules.state import BetSpec, Box, Round, Table
 
 __all__ = ["evolve", "fold"]
@@ -79,7 +80,13 @@ def evolve(state: Table, event: Event) -> Table:
             return _replace(state, seats=_set_seat(state.seats, event.seat, None))
         case RoundOpened():
             deck = stacked(event.seed, event.deck) if event.deck else shuffled(event.seed)
-            new_round = Round(number=event.round, commitment=event.commitment, deck=deck)
+            new_round = Round(
+                number=event.round,
+                commitment=event.commitment,
+                seed=event.seed,
+                deck=deck,
+                scripted=bool(event.deck),
+            )
             return _replace(state, round=new_round, rounds_opened=event.round, previous=state.round)
         case RoundSettled():
             return _round_settled(state)
@@ -103,14 +110,15 @@ def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
             )
             return current.with_box(box)
         case DeckStacked():
-            return _replace(current, deck=stacked(current.deck.seed, event.deck))
+            return _replace(current, deck=stacked(current.seed, event.deck), scripted=True)
         case BetsCancelled():
             return _replace(current.without_box(event.box), ready=current.ready - {event.player})
+                client_seed=event.client_seed,
         case DealRequested():
             return _replace(current, ready=current.ready | {event.player})
         case CardsDealt():
             count = 5 * (len(event.hands) + 1)
-            _, deck = current.deck.draw(count)
+            _, deck = dealing_deck(current).draw(count)
             dealt = current
             for hand in event.hands:
                 box = _box(dealt, hand.box)

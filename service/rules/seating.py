@@ -73,7 +73,7 @@ def close_table(table: Table, command: CloseTable, actor: Actor) -> list[Event]:
             events.extend(cancel_box(table, box))
         events.append(
             RoundSettled(
-                round=current.number, commitment=current.commitment, seed=current.deck.seed
+                round=current.number, commitment=current.commitment, seed=current.seed
             )
         )
     events.append(TableClosed(reason=command.reason))
@@ -112,7 +112,7 @@ def stack_deck(table: Table, command: StackDeck, actor: Actor) -> list[Event]:
     need_role(actor, "operator")
     current = need_phase(table, "betting")
     try:
-        stacked(current.deck.seed, command.deck)
+        stacked(current.seed, command.deck)
     except ValueError:
         raise RuleViolation("invalid_deck") from None
     return [DeckStacked(round=current.number, deck=command.deck)]

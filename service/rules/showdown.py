@@ -135,7 +135,8 @@ def settle(table: Table) -> list[Event]:
         for box in current.play_order():
             events.extend(_settle_box(table, current, box))
     events.append(
-        RoundSettled(round=current.number, commitment=current.commitment, seed=current.deck.seed)
+        # The server seed, never the deck key: the commitment is to the server seed.
+        RoundSettled(round=current.number, commitment=current.commitment, seed=current.seed)
     )
     return events
 

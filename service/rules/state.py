@@ -37,6 +37,8 @@ class Box(msgspec.Struct, frozen=True, kw_only=True):
     ante: int
     bonus: int = 0
     dark: bool = False
+    client_seed: str | None = None
+    """The player's client seed placed with this box's ante (RULES §8); public."""
     bet: int = 0
     insurance: int = 0
     cards: tuple[Card, ...] = ()
@@ -91,7 +93,13 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
 
     number: int
     commitment: str
+    seed: bytes
+    """The server seed committed to (``commitment`` = SHA-256 of it), revealed at settlement.
+    Before the deal ``deck`` is its shuffle; at the deal the deck is keyed again from it and
+    the client seeds (:func:`service.rules.entropy.dealing_deck`)."""
     deck: Deck
+    scripted: bool = False
+    """Test mode: ``deck`` is a stacked order, which the deal keeps as it is."""
     phase: Phase = "betting"
     boxes: tuple[Box, ...] = ()
     """Sorted by box number."""

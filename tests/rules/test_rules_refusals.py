@@ -206,6 +206,31 @@ CASES: dict[str, Setup] = {
     "no_dealer_draw/dark": lambda: (in_dealer_draw(), RequestDealerExchange(box=2), ANN),
     "no_dealer_draw/folded": lambda: (in_dealer_draw(), DeclineDealerExchange(box=3), ANN),
     "stale_timeout/betting": lambda: (two_boxes_dealt(), BettingTimeUp(round=1), SYSTEM),
+    "client_seeds_not_accepted": lambda: (
+        betting(player_seeds=False),
+        PlaceAnte(box=1, ante=100, client_seed="mine"),
+        ANN,
+    ),
+    "invalid_client_seed/empty": lambda: (
+        betting(),
+        PlaceAnte(box=1, ante=100, client_seed=""),
+        ANN,
+    ),
+    "invalid_client_seed/long": lambda: (
+        betting(),
+        PlaceAnte(box=1, ante=100, client_seed="x" * 65),
+        ANN,
+    ),
+    "invalid_client_seed/unicode": lambda: (
+        betting(),
+        PlaceAnte(box=1, ante=100, client_seed="caf\u00e9"),
+        ANN,
+    ),
+    "invalid_client_seed/control": lambda: (
+        betting(),
+        PlaceAnte(box=1, ante=100, client_seed="tab\there"),
+        ANN,
+    ),
     "stale_timeout/decision": lambda: (
         played_box_1(),
         DecisionTimeUp(round=1, box=1, phase="decision"),

@@ -63,7 +63,7 @@ class CoreReinserter:
         self.cursor = shuffled(seed).cursor
 
     def reinsert(self, undealt: list[int], discards: Sequence[int]) -> None:
-        deck = Deck(seed=self.seed, cards=card_texts(undealt), cursor=self.cursor)
+        deck = Deck(key=self.seed, cards=card_texts(undealt), cursor=self.cursor)
         deck = deck.reinsert(card_texts(discards))
         undealt[:] = card_ints(deck.cards)
         self.cursor = deck.cursor
