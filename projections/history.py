@@ -204,12 +204,13 @@ def record_settled(writes: SideWrites, state: Table, events: list[Any]) -> None:
         "settled_round",
         f"""
         INSERT INTO rounds (table_id, round, commitment, seed, dealer_cards, dealer_hand,
-                            staked, paid_back, players)
+                            staked, paid_back, players, ruleset_fingerprint)
         SELECT {table}, {number}, {p(finished.commitment)}, {p(finished.seed.hex())},
                {p(list(dealer))}::text[],
                {p(evaluate(dealer).category.label if dealer else None)}::text,
                {p(sum(r.staked for r in records))}::bigint,
-               {p(sum(r.paid_back for r in records))}::bigint, {p(finished.players())}::text[]
+               {p(sum(r.paid_back for r in records))}::bigint, {p(finished.players())}::text[],
+               {p(state.rules.fingerprint)}::text
         WHERE EXISTS (SELECT FROM appended)
         ON CONFLICT DO NOTHING
         """,

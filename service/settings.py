@@ -52,6 +52,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     handling (WALLET-PROTOCOL §3.3: at least 24 hours in production)."""
     wallet_backoff_max_s: Annotated[float, msgspec.Meta(ge=0.01, le=3600)] = 60.0
     """The longest wait between two attempts of an owed call (backoff doubles up to it)."""
+    rtp_refresh_s: Annotated[float, msgspec.Meta(ge=0, le=86_400)] = 60.0
+    """How often the serve process refreshes the RTP gauges (``russian_poker_rtp*``) from
+    the day's rounds; 0 turns the refresher off."""
     cors_origins: tuple[str, ...] = ()
     """Browser origins (``scheme://host[:port]`` or ``*``) allowed to call the API across
     origins; none means CORS is off, as it should be where the frontend's server proxies."""
@@ -77,6 +80,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_OUTBOX": "outbox",
     "RUSSIAN_POKER_WALLET_RETRY_FOR_S": "wallet_retry_for_s",
     "RUSSIAN_POKER_WALLET_BACKOFF_MAX_S": "wallet_backoff_max_s",
+    "RUSSIAN_POKER_RTP_REFRESH_S": "rtp_refresh_s",
 }
 
 

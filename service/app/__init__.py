@@ -22,6 +22,7 @@ from projections.runner import ProjectionRunner
 from service.app.auth import rate_limit_key
 from service.app.bodies import check_body
 from service.app.controllers.audit import AuditController
+from service.app.controllers.audit_reports import AuditReportsController
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
 from service.app.controllers.operator_reports import OperatorReportsController
@@ -52,6 +53,7 @@ from service.observability import (
     watch_projection_lag,
 )
 from service.operators import OperatorRegistry
+from service.reports.monitor import reports_lifespan
 from service.settings import ConfigurationError, Settings, load_settings
 from service.wallet.outbox import Outbox
 
@@ -148,6 +150,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             SessionController,
             HistoryController,
             AuditController,
+            AuditReportsController,
             HealthController,
             MetricsController,
             ProblemsController,
@@ -169,7 +172,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ).middleware,
             *_rate_limit(settings),
         ],
-        lifespan=[database],
+        lifespan=[database, reports_lifespan],
         before_request=check_body,
         plugins=[problem_details_plugin(), DescribedStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(

@@ -13,6 +13,7 @@ from service.cli.maintenance import migrate_command, openapi_command
 from service.cli.reference_wallet import reference_wallet
 from service.cli.serve import serve, token
 from service.cli.simulate import simulate
+from service.cli.software import software_command  # noqa: F401  (registers `audit software`)
 from service.cli.wallet_check import wallet_check
 
 __all__ = ["main"]

@@ -57,6 +57,8 @@ ACCESS: Final[dict[str, frozenset[Role]]] = {
     "GET /v1/audit/rounds/{table_id}/{number}/seed": STAFF,
     "POST /v1/audit/replay": frozenset({AUDITOR_ROLE}),
     "GET /v1/audit/reconciliation": frozenset({AUDITOR_ROLE}),
+    "GET /v1/audit/software": frozenset({AUDITOR_ROLE, ADMIN_ROLE}),
+    "GET /v1/audit/rtp": frozenset({OPERATOR_ROLE, AUDITOR_ROLE, ADMIN_ROLE}),
     "GET /health/live": PUBLIC,
     "GET /health/ready": PUBLIC,
 }

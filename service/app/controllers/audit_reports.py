@@ -1,0 +1,119 @@
+"""Software authentication and RTP monitoring for auditors (docs/audit.md)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from litestar import Controller, Request, get
+from litestar.params import QueryParameter
+
+from service.app.auth import require, require_operator
+from service.app.dependencies import Caller, Pool
+from service.reports.rtp import RtpReport, rtp_report
+from service.reports.theory import TheoryCache
+from service.software import SoftwareManifest
+
+__all__ = ["AuditReportsController"]
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """A time without a zone is UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+class AuditReportsController(Controller):
+    path = "/v1/audit"
+    tags = ("audit",)
+
+    @get(
+        "/software",
+        summary="The running software's version and the SHA-256 of every code file",
+        description=(
+            "Every file of the installed packages (code, migrations, assets; not bytecode"
+            " caches), its SHA-256, and one digest over the `sha256sum` listing of them all,"
+            " computed once when the service started. `russian-poker audit software --json`"
+            " prints the same from the installation; `sha256sum` recomputes it (docs/audit.md,"
+            " Software authentication). Auditors and admins."
+        ),
+    )
+    async def software(
+        self, request: Request[Any, Any, Any], principal: Caller
+    ) -> SoftwareManifest:
+        require(principal, "auditor", "admin")
+        manifest: SoftwareManifest = request.app.state.software
+        return manifest
+
+    @get(
+        "/rtp",
+        summary="Actual RTP per table, ruleset and UTC day, beside the theoretical RTP",
+        description=(
+            "Paid back / staked over the settled rounds of the window, per table, ruleset"
+            " fingerprint and UTC day of settlement, for the main wager and the bonus apart,"
+            " with a 99 % confidence interval (ratio estimator over rounds) and the"
+            " ruleset's theoretical figure (docs/audit.md, RTP monitoring). A theoretical"
+            " figure still being computed is null, and so is the band flag. Auditors and"
+            " admins read every operator's; an operator's token reads its own players' boxes"
+            " only."
+        ),
+    )
+    async def rtp(
+        self,
+        request: Request[Any, Any, Any],
+        pool: Pool,
+        principal: Caller,
+        since: Annotated[
+            datetime | None,
+            QueryParameter(
+                name="from",
+                required=False,
+                description=(
+                    "Rounds settled at or after this time (ISO 8601; without a zone: UTC)."
+                    " Omit for no lower bound."
+                ),
+            ),
+        ] = None,
+        until: Annotated[
+            datetime | None,
+            QueryParameter(
+                name="to",
+                required=False,
+                description=(
+                    "Rounds settled before this time (ISO 8601; without a zone: UTC). Omit for"
+                    " up to now."
+                ),
+            ),
+        ] = None,
+        table_id: Annotated[
+            str | None,
+            QueryParameter(required=False, max_length=64, description="Only this table."),
+        ] = None,
+        operator_id: Annotated[
+            str | None,
+            QueryParameter(
+                required=False,
+                max_length=64,
+                description=(
+                    "Only the boxes of this operator's players. An operator's token defaults"
+                    " to its own and may name no other (404)."
+                ),
+            ),
+        ] = None,
+    ) -> RtpReport:
+        if principal.role == "operator":
+            operator_id = operator_id or principal.operator
+            require_operator(principal, operator_id, "operator")
+        else:
+            require(principal, "auditor", "admin")
+        cache: TheoryCache = request.app.state.theory
+        async with pool.acquire() as conn:
+            return await rtp_report(
+                conn,
+                cache,
+                start=_utc(since),
+                end=_utc(until),
+                table_id=table_id,
+                operator_id=operator_id,
+            )

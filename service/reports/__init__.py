@@ -1,0 +1,1 @@
+"""Reports for regulators: RTP monitoring against the simulator's figures, round exports."""
