@@ -32,6 +32,7 @@ from events.game import (
     DealerExchangeDeclined,
     DealerExchangeRequested,
     DealerRevealed,
+    RoundAbandoned,
     RoundOpened,
     RoundSettled,
     SixthCardBought,
@@ -419,6 +420,15 @@ def _apply_table_event(current: _Round, event: Any, recorded_at: datetime, posit
             placed["cards"] = list(event.cards)
             placed["settlement"] = msgspec.to_builtins(event)
             placed["settlement"].pop("type", None)
+        case RoundAbandoned():
+            # Why the events after this one are the rules' defaults, not anyone's choices.
+            record["abandoned"] = {
+                "reason": event.reason,
+                "after_s": event.after_s,
+                "phase": event.phase,
+                "at": recorded_at.isoformat(),
+                "position": position,
+            }
         case RoundSettled():
             current.row.update(
                 seed=event.seed.hex(), settled_at=recorded_at, settled_position=position

@@ -37,6 +37,7 @@ from events.store import (
 from events.streams import seamless_stream, table_stream, wallet_stream
 from events.wallet import WalletCredited, WalletDebited, WalletEvent
 from projections import history, tables, timers, wallets
+from projections.abandoned import record_abandoned
 from service.cache import CommittedCache
 from service.observability import TABLE_LOADS, observe_command
 from service.rules.decide import decide
@@ -497,6 +498,7 @@ class CommandHandler:
         timers.sync(writes, state)
         wallets.apply(writes, appends)
         history.record_settled(writes, state, every_event)
+        record_abandoned(writes, state, every_event)
         settled = next((e.round for e in every_event if isinstance(e, RoundSettled)), None)
         credits = _seamless_credits(batches, seamless)
         if placed is not None:

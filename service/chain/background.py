@@ -1,0 +1,57 @@
+"""Checkpoints made in the background by the serving instances, one at a time.
+
+Every instance runs a :class:`Checkpointer`; each tick tries the checkpoint lock without
+waiting (a transaction-level advisory lock, so a crashed holder releases it), so at most
+one instance makes each checkpoint and the others skip that tick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import asyncpg
+import structlog
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from events.pool import DATABASE_GONE
+from service.chain.checkpoints import Checkpoint, make_checkpoint
+
+__all__ = ["Checkpointer"]
+
+_log = structlog.get_logger(__name__)
+
+
+class Checkpointer:
+    def __init__(
+        self, pool: asyncpg.Pool[asyncpg.Record], key: Ed25519PrivateKey, *, every_s: float
+    ) -> None:
+        self._pool = pool
+        self._key = key
+        self._every_s = every_s
+        self._task: asyncio.Task[None] | None = None
+
+    async def tick(self) -> Checkpoint | None:
+        """Make the next checkpoint if something changed and no one else is making it."""
+        async with self._pool.acquire() as conn:
+            checkpoint = await make_checkpoint(conn, self._key, wait=False)
+        if checkpoint is not None:
+            _log.info("chain_checkpoint", seq=checkpoint.seq, leaves=checkpoint.leaf_count)
+        return checkpoint
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self._every_s)
+            try:
+                await self.tick()
+            except DATABASE_GONE as error:
+                _log.warning("chain checkpoint failed", error=str(error))

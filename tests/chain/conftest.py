@@ -1,0 +1,61 @@
+"""Fixtures for the event chain tests: a signing key, appends, and the verifier's verdict."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+import asyncpg
+import msgspec
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from events.store import NewEvent, StreamAppend, append
+from service.chain.checkpoints import Checkpoint, make_checkpoint
+from service.chain.findings import Finding
+from service.chain.verify import ChainReport, verify_chain
+
+
+@pytest.fixture
+def key() -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.generate()
+
+
+def event(n: int, **data: object) -> NewEvent:
+    return NewEvent(
+        event_id=uuid.uuid4(),
+        event_type="Tested",
+        schema_version=1,
+        data=msgspec.json.encode({"n": n, **data}),
+    )
+
+
+async def fill(pool: asyncpg.Pool[asyncpg.Record], streams: Sequence[str], events: int) -> None:
+    """``events`` events in each stream, two per append (one statement each)."""
+    async with pool.acquire() as conn:
+        for stream in streams:
+            for first in range(0, events, 2):
+                batch = [event(n) for n in range(first, min(first + 2, events))]
+                await append(
+                    conn,
+                    [StreamAppend(stream_id=stream, expected_version=first, events=batch)],
+                )
+
+
+async def verify(
+    pool: asyncpg.Pool[asyncpg.Record], key: Ed25519PrivateKey, **window: object
+) -> ChainReport:
+    async with pool.acquire() as conn:
+        return await verify_chain(conn, [key.public_key()], **window)  # type: ignore[arg-type]
+
+
+async def checkpoint(pool: asyncpg.Pool[asyncpg.Record], key: Ed25519PrivateKey) -> Checkpoint:
+    async with pool.acquire() as conn:
+        made = await make_checkpoint(conn, key, allow_empty=True)
+    assert made is not None
+    return made
+
+
+def first(report: ChainReport) -> Finding:
+    assert report.findings, "verify-chain found nothing"
+    return report.findings[0]
