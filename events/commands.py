@@ -21,6 +21,7 @@ __all__ = [
     "CancelBets",
     "ChangeRuleset",
     "CloseTable",
+    "CompleteAbandonedRound",
     "Command",
     "Deal",
     "DecisionTimeUp",
@@ -169,6 +170,15 @@ class DecisionTimeUp(_Command, frozen=True):
     phase: Literal["decision", "dealer_draw"]
 
 
+class CompleteAbandonedRound(_Command, frozen=True):
+    """``round`` had no activity for the ruleset's ``abandoned_round_after_s``: complete it
+    by the rules' defaults. ``activity`` is the round's event count the timer was set at, so
+    a timer that any later activity made stale is refused rather than acted on."""
+
+    round: int
+    activity: int
+
+
 # -- players --------------------------------------------------------------------------------
 
 
@@ -220,16 +230,6 @@ class PlaceAnte(_Command, frozen=True):
             )
         ),
     ] = False
-
-
-class CancelBets(_Command, frozen=True):
-    """Take back this round's bets before the deal: on one box, or all of the player's."""
-
-    box: Annotated[
-        int | None,
-        msgspec.Meta(
-            description=(
-                "Box number whose bets to take back; null (the default) takes back "
     client_seed: Annotated[
         str | None,
         msgspec.Meta(
@@ -242,6 +242,16 @@ class CancelBets(_Command, frozen=True):
             )
         ),
     ] = None
+
+
+class CancelBets(_Command, frozen=True):
+    """Take back this round's bets before the deal: on one box, or all of the player's."""
+
+    box: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "Box number whose bets to take back; null (the default) takes back "
                 "all of the player's bets this round."
             )
         ),
@@ -250,6 +260,16 @@ class CancelBets(_Command, frozen=True):
 
 class RepeatBets(_Command, frozen=True):
     """Place the player's previous round's bets again in one step (seed 003's "Repeat")."""
+
+    client_seed: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "A client seed (as in `PlaceAnte`) placed with every repeated box; the"
+                " previous round's seeds are not repeated. Null (the default) adds none."
+            )
+        ),
+    ] = None
 
 
 class Deal(_Command, frozen=True):
@@ -261,16 +281,6 @@ class BuyCard(_Command, frozen=True):
 
     box: Annotated[
         int,
-    client_seed: Annotated[
-        str | None,
-        msgspec.Meta(
-            description=(
-                "A client seed (as in `PlaceAnte`) placed with every repeated box; the"
-                " previous round's seeds are not repeated. Null (the default) adds none."
-            )
-        ),
-    ] = None
-
         msgspec.Meta(
             description=(
                 "Box number, from 1, that buys the sixth card; its draw fee is "
@@ -370,5 +380,6 @@ Command = (
     | OpenRound
     | BettingTimeUp
     | DecisionTimeUp
+    | CompleteAbandonedRound
     | PlayerCommand
 )

@@ -36,6 +36,7 @@ __all__ = [
     "PlayerLeft",
     "PlayerSeated",
     "RoundOpened",
+    "RoundAbandoned",
     "RoundSettled",
     "RulesetChanged",
     "SixthCardBought",
@@ -133,7 +134,6 @@ class AntePlaced(_TableEvent, frozen=True):
         int,
         msgspec.Meta(description="The Bet staked with the ante on a dark box; 0 on a light box."),
     ]
-
     client_seed: Annotated[
         str | None,
         msgspec.Meta(
@@ -143,6 +143,7 @@ class AntePlaced(_TableEvent, frozen=True):
             )
         ),
     ] = None
+
 
 class BetsCancelled(_TableEvent, frozen=True):
     round: int
@@ -281,6 +282,23 @@ class RoundSettled(_TableEvent, frozen=True):
     seed: bytes
 
 
+class RoundAbandoned(_TableEvent, frozen=True):
+    """The round had no activity for ``after_s`` seconds: the events after this one complete
+    it by the rules' defaults (docs/rules-decisions.md, "Interrupted rounds")."""
+
+    round: int
+    reason: Annotated[
+        str, msgspec.Meta(description="Why the round was completed: `no activity for N s`.")
+    ]
+    after_s: Annotated[
+        int, msgspec.Meta(description="The ruleset's `abandoned_round_after_s` that ran out.")
+    ]
+    phase: Annotated[
+        Literal["betting", "decisions", "dealer_draw"],
+        msgspec.Meta(description="Where the round was left: taking bets, deciding, dealer draw."),
+    ]
+
+
 TableEvent = (
     TableOpened
     | TableClosed
@@ -304,5 +322,6 @@ TableEvent = (
     | DealerExchangeDeclined
     | DealerCardReplaced
     | BoxSettled
+    | RoundAbandoned
     | RoundSettled
 )

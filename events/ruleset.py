@@ -12,6 +12,8 @@ from typing import Annotated, Final, Literal, cast
 import msgspec
 
 __all__ = [
+    "ABANDONED_MAX_S",
+    "ABANDONED_MIN_S",
     "BONUS_THRESHOLDS",
     "CATEGORY_LABELS",
     "DEFAULT_BET_PAYTABLE",
@@ -100,6 +102,11 @@ DEFAULT_BONUS_PAYTABLE: Final[dict[CategoryLabel, int]] = {
 _DECK_SIZE: Final = 52
 _MAX_AMOUNT: Final = 10**12
 """No stake or limit above this: keeps every sum of a round far inside a PostgreSQL bigint."""
+ABANDONED_MIN_S: Final = 3600
+"""The shortest ``abandoned_round_after_s``: an hour, so a dropped connection or a restart
+never calls a round off, and never less than the rules' own time-outs (at most an hour)."""
+ABANDONED_MAX_S: Final = 30 * 86_400
+"""The longest ``abandoned_round_after_s``: 30 days; stakes are not left on a table longer."""
 
 
 def _rank(label: str) -> int:
@@ -374,6 +381,19 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             )
         ),
     ] = 30
+    abandoned_round_after_s: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Seconds without any activity in a round with stakes on the table after "
+                "which the rules complete it by their defaults (docs/rules-decisions.md, "
+                "\"Interrupted rounds\"): undecided boxes folded, dealer-draw offers "
+                "declined, the rest settled as usual; a round not yet dealt has its bets "
+                f"refunded. {ABANDONED_MIN_S}..{ABANDONED_MAX_S} and more than both "
+                "`betting_timeout_s` and `decision_timeout_s`. Default 86400 (24 h)."
+            )
+        ),
+    ] = 86_400
     box_cards_public: Annotated[
         bool,
         msgspec.Meta(
@@ -384,6 +404,17 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             )
         ),
     ] = False
+    player_seeds: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Players may add a client seed (1..64 printable ASCII characters) with "
+                "their bets; the deck is derived from the committed server seed and every"
+                " client seed placed before the deal (RULES §8, docs/fairness.md). "
+                "Default true; false refuses client seeds."
+            )
+        ),
+    ] = True
 
     def __post_init__(self) -> None:
         if self.bonus_max is None:
@@ -404,17 +435,6 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             f"`currency` must be a three-letter ISO 4217 code, got {self.currency!r}",
         )
         need(1 <= self.boxes <= 10, f"`boxes` must be 1..10, got {self.boxes}")
-    player_seeds: Annotated[
-        bool,
-        msgspec.Meta(
-            description=(
-                "Players may add a client seed (1..64 printable ASCII characters) with "
-                "their bets; the deck is derived from the committed server seed and every"
-                " client seed placed before the deal (RULES §8, docs/fairness.md). "
-                "Default true; false refuses client seeds."
-            )
-        ),
-    ] = True
         need(
             1 <= self.light_boxes_per_player <= self.boxes,
             f"`light_boxes_per_player` must be 1..boxes ({self.boxes}), "
@@ -463,6 +483,14 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         for name in ("betting_timeout_s", "decision_timeout_s"):
             value = getattr(self, name)
             need(1 <= value <= 3600, f"`{name}` must be 1..3600 seconds, got {value}")
+        abandoned = self.abandoned_round_after_s
+        need(
+            ABANDONED_MIN_S <= abandoned <= ABANDONED_MAX_S
+            and abandoned > max(self.betting_timeout_s, self.decision_timeout_s),
+            f"`abandoned_round_after_s` must be {ABANDONED_MIN_S}..{ABANDONED_MAX_S} seconds "
+            "and more than `betting_timeout_s` and `decision_timeout_s` (the rules' own "
+            f"time-outs act first), got {abandoned}",
+        )
         problems.extend(self._paytable_problems())
         if not problems and self.cards_needed > _DECK_SIZE:
             problems.append(

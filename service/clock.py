@@ -17,7 +17,7 @@ import asyncpg
 import msgspec
 import structlog
 
-from events.commands import SYSTEM, BettingTimeUp, DecisionTimeUp
+from events.commands import SYSTEM, BettingTimeUp, CompleteAbandonedRound, DecisionTimeUp
 from events.pool import DATABASE_GONE
 from service.handling import CommandHandler, Conflict
 from service.rules.errors import RuleViolation
@@ -29,7 +29,7 @@ _DUE: Final = """
 SELECT timer_key, table_id, command::text AS command FROM timers
 WHERE due_at <= now() ORDER BY due_at LIMIT $1
 """
-_timeout: Final = msgspec.json.Decoder(BettingTimeUp | DecisionTimeUp)
+_timeout: Final = msgspec.json.Decoder(BettingTimeUp | DecisionTimeUp | CompleteAbandonedRound)
 
 
 class Clock:

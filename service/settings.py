@@ -52,6 +52,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     handling (WALLET-PROTOCOL §3.3: at least 24 hours in production)."""
     wallet_backoff_max_s: Annotated[float, msgspec.Meta(ge=0.01, le=3600)] = 60.0
     """The longest wait between two attempts of an owed call (backoff doubles up to it)."""
+    checkpoint_key: str = ""
+    """Path of the Ed25519 private key (PEM) that signs the event chain's checkpoints;
+    required in production, created once in the data directory in development."""
+    checkpoint_every_s: Annotated[float, msgspec.Meta(ge=1, le=86_400)] = 60.0
+    """How often the serving instance that leads checkpointing makes one."""
     rtp_refresh_s: Annotated[float, msgspec.Meta(ge=0, le=86_400)] = 60.0
     """How often the serve process refreshes the RTP gauges (``russian_poker_rtp*``) from
     the day's rounds; 0 turns the refresher off."""
@@ -81,6 +86,8 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_WALLET_RETRY_FOR_S": "wallet_retry_for_s",
     "RUSSIAN_POKER_WALLET_BACKOFF_MAX_S": "wallet_backoff_max_s",
     "RUSSIAN_POKER_RTP_REFRESH_S": "rtp_refresh_s",
+    "RUSSIAN_POKER_CHECKPOINT_KEY": "checkpoint_key",
+    "RUSSIAN_POKER_CHECKPOINT_EVERY_S": "checkpoint_every_s",
 }
 
 
@@ -117,9 +124,18 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
             raise ConfigurationError(
                 "RUSSIAN_POKER_WALLET_RETRY_FOR_S: production retries owed calls at least 24 h"
             )
+        if not settings.checkpoint_key:
+            raise ConfigurationError(
+                "RUSSIAN_POKER_CHECKPOINT_KEY: production needs the path of the Ed25519 key"
+                " that signs the event chain's checkpoints (kept outside the database)"
+            )
     directory = settings.data_dir or str(data_dir())
     secret = settings.jwt_secret or _development_secret(Path(directory))
-    return msgspec.structs.replace(settings, data_dir=directory, jwt_secret=secret)
+    # Development's key is created on first use (service.chain.keys), beside pgdata.
+    key = settings.checkpoint_key or str(Path(directory) / "checkpoint-key.pem")
+    return msgspec.structs.replace(
+        settings, data_dir=directory, jwt_secret=secret, checkpoint_key=key
+    )
 
 
 def _origins(value: str) -> list[str]:

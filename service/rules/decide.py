@@ -20,6 +20,7 @@ from events.commands import (
     ChangeRuleset,
     CloseTable,
     Command,
+    CompleteAbandonedRound,
     Deal,
     DecisionTimeUp,
     DeclineDealerExchange,
@@ -38,6 +39,7 @@ from events.commands import (
     StackDeck,
 )
 from service.rules import betting, decisions, rulesets, seating, showdown
+from service.rules.abandoned import complete_abandoned_round, defaults
 from service.rules.errors import RuleViolation
 from service.rules.evolve import fold
 from service.rules.state import Table
@@ -59,6 +61,7 @@ _HANDLERS: Final[dict[type[Any], Handler]] = {
     RepeatBets: betting.repeat_bets,
     Deal: betting.request_deal,
     BettingTimeUp: betting.betting_time_up,
+    CompleteAbandonedRound: complete_abandoned_round,
     BuyCard: decisions.buy_card,
     Exchange: decisions.exchange,
     Play: decisions.play,
@@ -106,6 +109,8 @@ def progress(state: Table) -> list[Event]:
     current = state.round
     if current is None:
         return []
+    if abandoned := defaults(state):
+        return abandoned  # an abandoned round: the rules answer for everyone it waits for
     if current.phase == "betting":
         players = current.players()
         if players and all(p in current.ready for p in players):

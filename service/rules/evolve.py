@@ -30,6 +30,7 @@ from events.game import (
     DeckStacked,
     PlayerLeft,
     PlayerSeated,
+    RoundAbandoned,
     RoundOpened,
     RoundSettled,
     RulesetChanged,
@@ -40,8 +41,8 @@ from events.game import (
 )
 from events.ruleset import Ruleset
 from service.rules.deck import shuffled, stacked
-from service.rules.hands import evaluate, qualifies
 from service.rules.entropy import dealing_deck
+from service.rules.hands import evaluate, qualifies
 from service.rules.state import BetSpec, Box, Round, Table
 
 __all__ = ["evolve", "fold"]
@@ -93,7 +94,12 @@ def evolve(state: Table, event: Event) -> Table:
     current = state.round
     if current is None:
         return state  # wallet events, and nothing else, reach a table without a round
-    return _replace(state, round=_evolve_round(current, event, state.rules))
+    evolved = _evolve_round(current, event, state.rules)
+    if evolved is not current:
+        # Every event that changed the round is activity (wallet events change none): the
+        # abandoned-round timer is keyed by this count, so each one restarts it.
+        evolved = _replace(evolved, activity=current.activity + 1)
+    return _replace(state, round=evolved)
 
 
 def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
@@ -107,13 +113,13 @@ def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
                 dark=event.dark,
                 bet=event.bet,
                 decision="play" if event.dark else None,
+                client_seed=event.client_seed,
             )
             return current.with_box(box)
         case DeckStacked():
             return _replace(current, deck=stacked(current.seed, event.deck), scripted=True)
         case BetsCancelled():
             return _replace(current.without_box(event.box), ready=current.ready - {event.player})
-                client_seed=event.client_seed,
         case DealRequested():
             return _replace(current, ready=current.ready | {event.player})
         case CardsDealt():
@@ -170,6 +176,8 @@ def _evolve_round(current: Round, event: Event, rules: Ruleset) -> Round:
                 dealer_qualified=qualifies(evaluate(dealer)),
                 set_aside=(*current.set_aside, event.replaced),
             )
+        case RoundAbandoned():
+            return _replace(current, abandoned=event.reason)
         case BoxSettled():
             settled = _replace(
                 _box(current, event.box),

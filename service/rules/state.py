@@ -109,6 +109,12 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
     set_aside: tuple[Card, ...] = ()
     """Cards out of play: the dealer's replaced cards, and discards that do not return."""
     dealer_qualified: bool | None = None
+    activity: int = 0
+    """How many of the round's events have been recorded: the abandoned-round timer is keyed
+    by it, so any activity in the round restarts that timer (``service.rules.timers``)."""
+    abandoned: str | None = None
+    """Why the round is being completed by the rules' defaults (``RoundAbandoned``); None
+    for a round played to its end."""
 
     def box(self, number: int) -> Box | None:
         return next((b for b in self.boxes if b.number == number), None)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import msgspec
 
-from events.commands import BettingTimeUp, DecisionTimeUp
-from service.rules.state import Table
+from events.commands import BettingTimeUp, CompleteAbandonedRound, DecisionTimeUp
+from service.rules.abandoned import waits_for_anyone
+from service.rules.state import Round, Table
 
 __all__ = ["Timer", "pending_timers"]
 
@@ -17,7 +18,7 @@ __all__ = ["Timer", "pending_timers"]
 class Timer(msgspec.Struct, frozen=True, kw_only=True):
     key: str
     seconds: int
-    command: BettingTimeUp | DecisionTimeUp
+    command: BettingTimeUp | DecisionTimeUp | CompleteAbandonedRound
 
 
 def pending_timers(table: Table) -> list[Timer]:
@@ -33,7 +34,8 @@ def pending_timers(table: Table) -> list[Timer]:
                 key=f"{prefix}:betting",
                 seconds=rules.betting_timeout_s,
                 command=BettingTimeUp(round=current.number),
-            )
+            ),
+            *_abandoned(current, prefix, rules.abandoned_round_after_s),
         ]
     timers = [
         Timer(
@@ -51,4 +53,18 @@ def pending_timers(table: Table) -> list[Timer]:
         )
         for box in current.awaiting_dealer_draw()
     ]
-    return timers
+    return timers + _abandoned(current, prefix, rules.abandoned_round_after_s)
+
+
+def _abandoned(current: Round, prefix: str, seconds: int) -> list[Timer]:
+    """The interrupted-round timer: keyed by the round's activity count, so every event in
+    the round starts it again (a new key gets a new deadline; the old key is dropped)."""
+    if not waits_for_anyone(current):
+        return []
+    return [
+        Timer(
+            key=f"{prefix}:abandoned:{current.activity}",
+            seconds=seconds,
+            command=CompleteAbandonedRound(round=current.number, activity=current.activity),
+        )
+    ]

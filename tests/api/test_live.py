@@ -13,6 +13,10 @@ from tests.api.conftest import bearer
 OPERATOR = bearer("operator", "op")
 ALICE = bearer("player", "alice")
 BOB = bearer("player", "bob")
+_DUE_NOW = (
+    "UPDATE timers SET due_at = now() - interval '1 second'"
+    " WHERE timer_key NOT LIKE '%:abandoned:%'"
+)
 
 
 async def read_events(
@@ -121,9 +125,10 @@ async def test_the_clock_deals_when_betting_time_runs_out(api: httpx.AsyncClient
     await send(api, ALICE, "2", {"type": "PlaceAnte", "box": 1, "ante": 100})
     app = api.app  # type: ignore[attr-defined]
     pool = app.state.pool
-    due = await pool.fetch("SELECT timer_key FROM timers WHERE table_id = 't1'")
-    assert [r["timer_key"] for r in due] == ["t1:1:betting"]
-    await pool.execute("UPDATE timers SET due_at = now() - interval '1 second'")
+    due = await pool.fetch("SELECT timer_key FROM timers WHERE table_id = 't1' ORDER BY due_at")
+    # The interrupted-round timer waits a day behind the betting timer (tests/abandoned/).
+    assert [r["timer_key"] for r in due] == ["t1:1:betting", "t1:1:abandoned:1"]
+    await pool.execute(_DUE_NOW)
     from service.clock import Clock
 
     clock = Clock(pool, app.state.commands)
@@ -131,9 +136,9 @@ async def test_the_clock_deals_when_betting_time_runs_out(api: httpx.AsyncClient
     assert await clock.tick() == 0  # sent once
     view = (await api.get("/v1/tables/t1", headers=ALICE)).json()
     assert view["round"]["phase"] == "decisions"
-    timers = await pool.fetch("SELECT timer_key FROM timers WHERE table_id = 't1'")
-    assert [r["timer_key"] for r in timers] == ["t1:1:decision:1:dealt"]
-    await pool.execute("UPDATE timers SET due_at = now() - interval '1 second'")
+    timers = await pool.fetch("SELECT timer_key FROM timers WHERE table_id = 't1' ORDER BY due_at")
+    assert [r["timer_key"] for r in timers] == ["t1:1:decision:1:dealt", "t1:1:abandoned:2"]
+    await pool.execute(_DUE_NOW)
     assert await clock.tick() == 1
     view = (await api.get("/v1/tables/t1", headers=ALICE)).json()
     # Folded on time-out: the round settled and the next one is open.

@@ -49,6 +49,7 @@ from events.commands import (
     CancelBets,
     CloseTable,
     Command,
+    CompleteAbandonedRound,
     Deal,
     DecisionTimeUp,
     DeclineDealerExchange,
@@ -759,7 +760,9 @@ class Machine(RuleBasedStateMachine):
         self.attempt(command, actor)
 
     @rule(
-        kind=st.sampled_from(["open", "betting_time_up", "decision_time_up", "close", "reopen"]),
+        kind=st.sampled_from(
+            ["open", "betting_time_up", "decision_time_up", "close", "reopen", "abandoned"]
+        ),
         salt=st.binary(min_size=32, max_size=32),
         offset=st.sampled_from([0, 0, 0, -1, 1]),
         box=BOX,
@@ -767,14 +770,22 @@ class Machine(RuleBasedStateMachine):
     )
     def system_or_operator(self, kind: str, salt: bytes, offset: int, box: int, phase: Any) -> None:
         number = self.table.rounds_opened + offset
+        activity = self.table.round.activity if self.table.round else 0
         command, actor = {
             "open": (OpenRound(seed=self.seed(salt)), SYSTEM),
             "betting_time_up": (BettingTimeUp(round=number), SYSTEM),
             "decision_time_up": (DecisionTimeUp(round=number, box=box, phase=phase), SYSTEM),
             "close": (CloseTable(), OPERATOR),
             "reopen": (ReopenTable(), OPERATOR),
+            # A stale interrupted-round timer (another round, or activity since) is refused.
+            "abandoned": (
+                CompleteAbandonedRound(round=number, activity=activity + (box % 3 - 1)),
+                SYSTEM,
+            ),
         }[kind]
-        self.attempt(command, actor)
+        if self.attempt(command, actor) is None and isinstance(command, CompleteAbandonedRound):
+            self.sync()
+            assert command.activity == activity and number in self.ledger.settled_rounds
 
     @rule(who=PLAYER, amount=st.integers(1, 10**6))
     def deposit(self, who: int, amount: int) -> None:
@@ -873,6 +884,10 @@ class Machine(RuleBasedStateMachine):
         ]
         if unseated and None in table.seats:
             groups.append([(SitDown(), Actor(role="player", id=n)) for n in unseated])
+        if current.boxes and current.phase != "settled" and pick % 17 == 0:
+            # Everyone walks away: the interrupted-round timer completes the round.
+            abandoned = CompleteAbandonedRound(round=current.number, activity=current.activity)
+            groups.append([(abandoned, SYSTEM)])
         if current.phase == "betting":
             bets: list[tuple[Command, Actor]] = []
             deals: list[tuple[Command, Actor]] = []

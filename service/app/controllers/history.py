@@ -78,6 +78,16 @@ class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
     boxes: Annotated[
         list[BoxRecord], msgspec.Meta(description="The round's boxes, as the caller may see them.")
     ]
+    abandoned: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Why the round was completed by the rules' defaults (`no activity for N s`:"
+                " undecided boxes folded, dealer-draw offers declined, bets not yet dealt"
+                " refunded); null for a round played to its end."
+            )
+        ),
+    ] = None
 
 
 class RoundPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -96,6 +106,8 @@ _box_records = msgspec.json.Decoder(list[BoxRecord])
 
 _PLAYER_ROUNDS = """
 SELECT r.table_id, r.round, r.settled_at, r.commitment, r.seed, r.dealer_cards, r.dealer_hand,
+       (SELECT a.reason FROM abandoned_rounds a
+        WHERE a.table_id = r.table_id AND a.round = r.round) AS abandoned,
        sum(b.staked)::bigint AS staked, sum(b.paid_back)::bigint AS paid_back,
        json_agg(b.detail ORDER BY b.box)::text AS boxes
 FROM round_boxes b JOIN rounds r USING (table_id, round)
@@ -106,6 +118,8 @@ LIMIT $3
 """
 _ROUNDS = """
 SELECT r.table_id, r.round, r.settled_at, r.commitment, r.seed, r.dealer_cards, r.dealer_hand,
+       (SELECT a.reason FROM abandoned_rounds a
+        WHERE a.table_id = r.table_id AND a.round = r.round) AS abandoned,
        r.staked, r.paid_back,
        coalesce((SELECT json_agg(b.detail ORDER BY b.box) FROM round_boxes b
                  WHERE b.table_id = r.table_id AND b.round = r.round), '[]')::text AS boxes
@@ -122,6 +136,8 @@ LIMIT $5
 # its first event (TableOpened; without the fields, from before operators: the default's).
 _OPERATOR_ROUNDS = """
 SELECT r.table_id, r.round, r.settled_at, r.commitment, r.seed, r.dealer_cards, r.dealer_hand,
+       (SELECT a.reason FROM abandoned_rounds a
+        WHERE a.table_id = r.table_id AND a.round = r.round) AS abandoned,
        coalesce(mine.staked, 0)::bigint AS staked,
        coalesce(mine.paid_back, 0)::bigint AS paid_back,
        coalesce(mine.boxes, '[]')::text AS boxes
@@ -162,6 +178,7 @@ def _record(row: Any) -> RoundRecord:
         paid_back=row["paid_back"],
         house_result=row["staked"] - row["paid_back"],
         boxes=_box_records.decode(row["boxes"]),
+        abandoned=row["abandoned"],
     )
 
 
