@@ -9,6 +9,7 @@ from service.cli.audit_group import audit
 from service.cli.db import db_group
 from service.cli.demo import demo
 from service.cli.evaluate import evaluate
+from service.cli.export import export_command  # noqa: F401  (registers `audit export`)
 from service.cli.maintenance import migrate_command, openapi_command
 from service.cli.reference_wallet import reference_wallet
 from service.cli.serve import serve, token

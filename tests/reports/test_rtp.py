@@ -6,34 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from fractions import Fraction
 from typing import Any
 
-import httpx
 import pytest
 
 from service.reports.monitor import refresh_rtp
 from service.reports.rtp import MIN_ROUNDS, Sums, estimate
 from service.reports.theory import bonus_rtp
 from service.rules.presets import make_ruleset
-from service.app import create_app
-from tests.api.conftest import bearer, fresh_settings
+from tests.api.conftest import bearer
 from tests.api.e2e import Harness, deck_for
-from tests.api.live_server import serving
 
 AUDITOR = bearer("auditor", "aud")
 # Oasis: alice's trips beat the dealer's pair of eights (ante 1:1, Bet 3:1), and her bonus
 # pays trips 5:1. Every round the same: the player wins everything.
 WIN = deck_for(["7s 7h 7d Kc 2s"], "8s 8d Ah 4c 6h")
-
-
-@pytest.fixture
-async def harness(database_url: str, tmp_path: Any) -> AsyncIterator[Harness]:
-    """A real server (test mode, no rate limit: a run of rounds is many commands)."""
-    app = create_app(await fresh_settings(database_url, tmp_path, clock=False, rate_limit=0))
-    async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:
-        yield Harness(client, app, "t1")
 
 
 def sums_of(rounds: list[tuple[int, int]]) -> Sums:

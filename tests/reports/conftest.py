@@ -1,0 +1,22 @@
+"""A real server for the report tests: test mode, its clock off, no rate limit (a run of
+rounds is many commands), and a table harness on it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from service.app import create_app
+from tests.api.conftest import fresh_settings
+from tests.api.e2e import Harness
+from tests.api.live_server import serving
+
+
+@pytest.fixture
+async def harness(database_url: str, tmp_path: Any) -> AsyncIterator[Harness]:
+    app = create_app(await fresh_settings(database_url, tmp_path, clock=False, rate_limit=0))
+    async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:
+        yield Harness(client, app, "t1")
