@@ -95,7 +95,7 @@ def _problem(
     if row.version != version:
         return "deleted", f"version {_span(version, row.version - 1)} is missing", version
     if prev is None:
-        return "deleted", "the event before it is missing", row.version
+        return "deleted", f"it is missing: version {row.version} links to nothing", row.version - 1
     if row.prev_hash != prev:
         target = by_hash.get(row.prev_hash)
         if row.prev_hash == GENESIS:

@@ -1,0 +1,134 @@
+"""``russian-poker audit checkpoint`` and ``audit verify-chain``: the tamper-evident log.
+
+Both use ``DATABASE_URL`` (else the embedded server) and the configured checkpoint key
+(``RUSSIAN_POKER_CHECKPOINT_KEY``). ``verify-chain`` trusts only the public key it is given
+(``--public-key``) or the configured key's public half, never one found in the database,
+prints every finding (the first one first) and exits 1 if there is any.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TypeVar
+
+import asyncpg
+import click
+import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from events.pool import connect
+from service.chain.checkpoints import Checkpoint, make_checkpoint
+from service.chain.keys import CheckpointKeyError, load_public_key, signing_key
+from service.chain.verify import ChainReport, verify_chain
+from service.cli.audit import _time
+from service.cli.audit_group import audit
+from service.database import database_url, migrated
+from service.settings import ConfigurationError, load_settings
+
+__all__ = ["checkpoint_command", "verify_chain_command"]
+
+T = TypeVar("T")
+
+
+def _run(work: Callable[[asyncpg.Connection[asyncpg.Record]], Awaitable[T]]) -> T:
+    async def main() -> T:
+        url = database_url()
+        await migrated(url)
+        # The verification is one long read-only transaction over the whole store.
+        conn = await connect(
+            url, idle_in_transaction_timeout=3600, application_name="russian-poker-chain"
+        )
+        try:
+            return await work(conn)
+        finally:
+            await conn.close()
+
+    return asyncio.run(main())
+
+
+def _settings_key() -> Ed25519PrivateKey:
+    try:
+        return signing_key(load_settings())
+    except (ConfigurationError, CheckpointKeyError) as error:
+        raise click.ClickException(str(error)) from None
+
+
+@audit.command("checkpoint")
+def checkpoint_command() -> None:
+    """Sign and store a checkpoint of every stream head now (even if nothing changed)."""
+    key = _settings_key()
+
+    async def work(conn: asyncpg.Connection[asyncpg.Record]) -> Checkpoint | None:
+        return await make_checkpoint(conn, key, allow_empty=True)
+
+    made = _run(work)
+    assert made is not None
+    click.echo(
+        f"checkpoint {made.seq}: {made.leaf_count} stream head(s), horizon tx {made.upto_tx_id}, "
+        f"merkle root {made.merkle_root.hex()}, key {made.key_id[:16]}…"
+    )
+
+
+@audit.command("verify-chain")
+@click.option("--from", "start", metavar="TIME", help="Events recorded at or after TIME.")
+@click.option("--to", "end", metavar="TIME", help="... and before TIME.")
+@click.option(
+    "--public-key",
+    "public_keys",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="PEM file of a trusted checkpoint key (repeatable); default: the configured key's.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of lines.")
+def verify_chain_command(
+    start: str | None, end: str | None, public_keys: tuple[Path, ...], as_json: bool
+) -> None:
+    """Re-hash every event and check every link and signed checkpoint.
+
+    Names the first event changed, deleted, inserted or reordered in each stream, streams
+    rewritten after a checkpoint, and forged or invalid checkpoints. Exits 1 on any.
+    """
+    try:
+        trusted = (
+            [load_public_key(path) for path in public_keys]
+            if public_keys
+            else [_settings_key().public_key()]
+        )
+    except CheckpointKeyError as error:
+        raise click.ClickException(str(error)) from None
+    window = (_time(start), _time(end))
+
+    async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ChainReport:
+        return await verify_chain(conn, trusted, start=window[0], end=window[1])
+
+    report = _run(work)
+    if as_json:
+        click.echo(
+            msgspec.json.encode(
+                {
+                    "ok": not report.findings,
+                    "events": report.events,
+                    "streams": report.streams,
+                    "checkpoints": report.checkpoints,
+                    "leaves": report.leaves,
+                    "uncovered": report.uncovered,
+                    "seconds": round(report.seconds, 3),
+                    "findings": report.findings,
+                }
+            ).decode()
+        )
+    else:
+        for finding in report.findings:
+            click.echo(str(finding))
+        click.echo(
+            f"verified {report.events} events in {report.streams} streams and "
+            f"{report.checkpoints} checkpoints ({report.leaves} leaves) in "
+            f"{report.seconds:.2f}s ({report.events_per_second:,.0f} events/s); "
+            f"{report.uncovered} event(s) after the last checkpoint; "
+            f"{len(report.findings)} finding(s)"
+        )
+    if report.findings:
+        sys.exit(1)
