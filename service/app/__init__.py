@@ -23,6 +23,7 @@ from service.app.auth import rate_limit_key
 from service.app.bodies import check_body
 from service.app.controllers.audit import AuditController
 from service.app.controllers.audit_reports import AuditReportsController
+from service.app.controllers.chain import ChainController
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
 from service.app.controllers.operator_reports import OperatorReportsController
@@ -42,6 +43,8 @@ from service.app.docs_assets import swagger_assets_router, swagger_plugin
 from service.app.problems import problem_details_plugin
 from service.app.schema_plugin import DescribedStructSchemaPlugin
 from service.cache import CommittedCache
+from service.chain.background import Checkpointer
+from service.chain.keys import signing_key
 from service.clock import Clock
 from service.database import database_url, migrated, wait_for_database
 from service.handling import CommandHandler, WalletHandler
@@ -81,6 +84,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     @asynccontextmanager
     async def database(app: Litestar) -> AsyncIterator[None]:
+        key = signing_key(settings)  # before anything opens: production refuses without it
+        app.state.checkpoint_public_key = key.public_key()
         url = settings.database_url or database_url()
         await wait_for_database(url, settings.database_wait_s)
         await migrated(url)
@@ -109,6 +114,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)
         audit = ProjectionRunner(AuditProjection(), dsn=url, pool=pool)
+        checkpointer = Checkpointer(pool, key, every_s=settings.checkpoint_every_s)
         app.state.update(
             pool=pool,
             commands=commands,
@@ -125,6 +131,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             clock.start()
         if settings.projections:
             await audit.start()
+        checkpointer.start()
         lag = asyncio.create_task(watch_projection_lag(pool, [audit.projection.name]))
         _settle_heap()
         try:
@@ -138,6 +145,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await commands.close()
             await operators.aclose()
             await audit.stop()
+            await checkpointer.stop()
             await hub.stop()
             await pool.close()
 
@@ -151,6 +159,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             HistoryController,
             AuditController,
             AuditReportsController,
+            ChainController,
             HealthController,
             MetricsController,
             ProblemsController,

@@ -6,6 +6,7 @@ import click
 
 from service.cli.audit import register as register_audit
 from service.cli.audit_group import audit
+from service.cli.chain import checkpoint_command as _chain  # noqa: F401 (registers on audit)
 from service.cli.db import db_group
 from service.cli.demo import demo
 from service.cli.evaluate import evaluate
