@@ -24,6 +24,7 @@ from service.app.bodies import check_body
 from service.app.controllers.audit import AuditController
 from service.app.controllers.audit_reports import AuditReportsController
 from service.app.controllers.chain import ChainController
+from service.app.controllers.fairness import FairnessController
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
 from service.app.controllers.operator_reports import OperatorReportsController
@@ -158,6 +159,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             SessionController,
             HistoryController,
             AuditController,
+            FairnessController,
             AuditReportsController,
             ChainController,
             HealthController,

@@ -15,6 +15,7 @@ from service.cli.maintenance import migrate_command, openapi_command
 from service.cli.reference_wallet import reference_wallet
 from service.cli.serve import serve, token
 from service.cli.simulate import simulate
+from service.cli.verify import verify_command
 from service.cli.software import software_command  # noqa: F401  (registers `audit software`)
 from service.cli.wallet_check import wallet_check
 
@@ -36,5 +37,6 @@ main.add_command(reference_wallet)
 main.add_command(serve)
 main.add_command(simulate)
 main.add_command(token)
+main.add_command(verify_command)
 main.add_command(wallet_check)
 register_audit(main)

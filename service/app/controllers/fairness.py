@@ -1,0 +1,44 @@
+"""A settled round's proof record: its seeds and every card taken from its deck, for anyone
+who may see the table to check offline (``russian-poker verify --record``, docs/fairness.md)."""
+
+from __future__ import annotations
+
+from litestar import Controller, get
+from litestar.exceptions import NotFoundException
+
+from projections import tables
+from service.app.controllers.tables import may_see
+from service.app.dependencies import Caller, Pool
+from service.app.params import RoundNumber, TableId
+from service.app.responses import problems
+from service.fairness.proof import RoundProof, load_proof
+
+__all__ = ["FairnessController"]
+
+
+class FairnessController(Controller):
+    tags = ("fairness",)
+
+    @get(
+        "/v1/tables/{table_id:str}/rounds/{number:int}/proof",
+        summary="A settled round's proof: seeds, client seeds and every card, to verify",
+        description=(
+            "Everything needed to re-derive the round's deck and check every card dealt and"
+            " drawn: the commitment, the revealed server seed, each box's client seed, the deal,"
+            " each draw in order and the dealer's replacements (docs/fairness.md). Only a"
+            " settled round has one: before that the seed is secret (404). Anyone who may see"
+            " the table may read it; after settlement every card is public at the table."
+        ),
+        responses=problems(404),
+    )
+    async def proof(
+        self, table_id: TableId, number: RoundNumber, pool: Pool, principal: Caller
+    ) -> RoundProof:
+        async with pool.acquire() as conn:
+            state, version = await tables.load(conn, table_id)
+            if version == 0 or not may_see(principal, state):
+                raise NotFoundException(f"no table {table_id!r}")
+            try:
+                return await load_proof(conn, table_id, number)
+            except LookupError as error:
+                raise NotFoundException(str(error)) from None

@@ -1,0 +1,238 @@
+"""A settled round's proof record: everything needed to check its cards against its seeds.
+
+The record holds what the table's events say about the round's deck and nothing derived:
+the commitment and the revealed server seed, the boxes standing at the deal with their
+client seeds, every card dealt, each draw in the order it was made, and the dealer's
+replacements. :mod:`service.fairness.check` re-derives the deck from the seeds alone and
+compares every card. The JSON form is ``GET /v1/tables/{id}/rounds/{n}/proof`` and what
+``russian-poker verify --round T:N --save FILE`` writes; ``verify --record FILE`` reads it
+back offline. ``docs/fairness.md`` describes the shape field by field.
+
+Nothing in it is secret any more: the round is settled, its seed is revealed (the table view
+shows it), and the seed determines every card anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Final, Literal
+
+import msgspec
+
+from events.codec import Event, decode_event
+from events.game import (
+    AntePlaced,
+    BetsCancelled,
+    CardsDealt,
+    CardsExchanged,
+    DealerCardReplaced,
+    DeckStacked,
+    RoundOpened,
+    RoundSettled,
+    SixthCardBought,
+)
+from events.store import AnyConnection, read_stream
+from events.streams import table_stream
+from service.rules.evolve import fold
+from service.rules.state import Table
+
+__all__ = [
+    "PROOF_FORMAT",
+    "DealerReplacement",
+    "Draw",
+    "ProofBox",
+    "RoundProof",
+    "load_proof",
+    "proof_from_events",
+]
+
+PROOF_FORMAT: Final = "russian-poker/round-proof/v1"
+
+_Cards = tuple[str, ...]
+
+
+class ProofBox(msgspec.Struct, frozen=True, kw_only=True):
+    """A box with a bet standing at the deal."""
+
+    box: Annotated[int, msgspec.Meta(description="Box number, from 1.")]
+    player: Annotated[str, msgspec.Meta(description="The box's owner.")]
+    ante: Annotated[
+        int, msgspec.Meta(description="The ante, which fixes the play order (larger first).")
+    ]
+    client_seed: Annotated[
+        str | None,
+        msgspec.Meta(description="The client seed placed with the ante; null if none."),
+    ] = None
+
+
+class DealtHand(msgspec.Struct, frozen=True, kw_only=True):
+    """The five cards the deal gave one box."""
+
+    box: Annotated[int, msgspec.Meta(description="Box number, from 1.")]
+    cards: Annotated[
+        _Cards, msgspec.Meta(description="The box's five cards in the order they were dealt.")
+    ]
+
+
+class Draw(msgspec.Struct, frozen=True, kw_only=True):
+    """One box's draw: a sixth card bought, or an exchange."""
+
+    box: Annotated[int, msgspec.Meta(description="Box number, from 1.")]
+    kind: Annotated[
+        Literal["sixth_card", "exchange"],
+        msgspec.Meta(description="`sixth_card` (one card bought) or `exchange`."),
+    ]
+    discarded: Annotated[
+        _Cards,
+        msgspec.Meta(
+            description="The cards given back, in the order they go back into the deck "
+            "(empty for a sixth card)."
+        ),
+    ] = ()
+    received: Annotated[
+        _Cards, msgspec.Meta(description="The cards drawn, top of the deck first.")
+    ] = ()
+
+
+class DealerReplacement(msgspec.Struct, frozen=True, kw_only=True):
+    """A dealer draw: the dealer's card set aside and the card that replaced it."""
+
+    replaced: Annotated[str, msgspec.Meta(description="The dealer's card set aside.")]
+    card: Annotated[str, msgspec.Meta(description="The card drawn from the deck for it.")]
+    free: Annotated[
+        bool, msgspec.Meta(description="A free same-rank redraw (not the paid dealer draw).")
+    ] = False
+
+
+class RoundProof(msgspec.Struct, frozen=True, kw_only=True):
+    """A settled round's deck, as recorded: check it with ``russian-poker verify --record``."""
+
+    format: Annotated[
+        str, msgspec.Meta(description=f"Always `{PROOF_FORMAT}`: the version of this shape.")
+    ] = PROOF_FORMAT
+    table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
+    round: Annotated[int, msgspec.Meta(description="The round's number at that table.")]
+    commitment: Annotated[
+        str,
+        msgspec.Meta(description="SHA-256 of the server seed, hex: published before any bet."),
+    ]
+    server_seed: Annotated[
+        str, msgspec.Meta(description="The round's server seed, 32 bytes in hex, revealed.")
+    ]
+    discards_return_to_deck: Annotated[
+        bool,
+        msgspec.Meta(
+            description="The table's rule: exchanged cards go back into the deck before the "
+            "replacements are drawn (else they are set aside)."
+        ),
+    ]
+    stacked_deck: Annotated[
+        _Cards | None,
+        msgspec.Meta(
+            description="Test mode only: the scripted deck order, top first (the cards not "
+            "named follow in the unshuffled order); null for a shuffled deck."
+        ),
+    ] = None
+    boxes: Annotated[
+        tuple[ProofBox, ...],
+        msgspec.Meta(description="The boxes standing at the deal, in box-number order."),
+    ] = ()
+    dealt: Annotated[
+        tuple[DealtHand, ...],
+        msgspec.Meta(description="Each box's five cards, in play order; empty if never dealt."),
+    ] = ()
+    dealer: Annotated[
+        _Cards, msgspec.Meta(description="The dealer's five cards as dealt (the fifth face up).")
+    ] = ()
+    draws: Annotated[
+        tuple[Draw, ...], msgspec.Meta(description="Every box's draw, in the order it was made.")
+    ] = ()
+    dealer_replacements: Annotated[
+        tuple[DealerReplacement, ...],
+        msgspec.Meta(description="The dealer draw's replacements, in order; empty if none."),
+    ] = ()
+
+
+def proof_from_events(table_id: str, events: Sequence[Event], number: int) -> RoundProof:
+    """The proof of round ``number`` from the table's events (its whole stream, in order).
+
+    Raises ``LookupError`` when the round is unknown or not settled (its seed still secret).
+    """
+    opened_at = next(
+        (i for i, e in enumerate(events) if isinstance(e, RoundOpened) and e.round == number),
+        None,
+    )
+    if opened_at is None:
+        raise LookupError(f"table {table_id} has no round {number}")
+    before: Table = fold(Table(), events[:opened_at])
+    opened = events[opened_at]
+    assert isinstance(opened, RoundOpened)
+    stacked = opened.deck or None
+    standing: dict[int, ProofBox] = {}
+    at_deal: tuple[ProofBox, ...] = ()
+    dealt: tuple[DealtHand, ...] = ()
+    dealer: tuple[str, ...] = ()
+    draws: list[Draw] = []
+    replacements: list[DealerReplacement] = []
+    settled: RoundSettled | None = None
+    for event in events[opened_at + 1 :]:
+        if getattr(event, "round", number) != number:
+            continue
+        match event:
+            case DeckStacked():
+                stacked = event.deck
+            case AntePlaced():
+                standing[event.box] = ProofBox(
+                    box=event.box,
+                    player=event.player,
+                    ante=event.ante,
+                    client_seed=event.client_seed,
+                )
+            case BetsCancelled():
+                standing.pop(event.box, None)
+            case CardsDealt():
+                at_deal = tuple(standing[b] for b in sorted(standing))
+                dealt = tuple(DealtHand(box=h.box, cards=h.cards) for h in event.hands)
+                dealer = event.dealer_cards
+            case SixthCardBought():
+                draws.append(Draw(box=event.box, kind="sixth_card", received=(event.card,)))
+            case CardsExchanged():
+                draws.append(
+                    Draw(
+                        box=event.box,
+                        kind="exchange",
+                        discarded=event.discarded,
+                        received=event.received,
+                    )
+                )
+            case DealerCardReplaced():
+                replacements.append(
+                    DealerReplacement(replaced=event.replaced, card=event.card, free=event.free)
+                )
+            case RoundSettled():
+                settled = event
+                break
+    if settled is None:
+        raise LookupError(f"round {table_id}:{number} is not settled: its seed is still secret")
+    return RoundProof(
+        table_id=table_id,
+        round=number,
+        commitment=opened.commitment,
+        server_seed=settled.seed.hex(),
+        discards_return_to_deck=before.rules.discards_return_to_deck,
+        stacked_deck=stacked,
+        boxes=at_deal or tuple(standing[b] for b in sorted(standing)),
+        dealt=dealt,
+        dealer=dealer,
+        draws=tuple(draws),
+        dealer_replacements=tuple(replacements),
+    )
+
+
+async def load_proof(conn: AnyConnection, table_id: str, number: int) -> RoundProof:
+    """The proof of a settled round, read from the table's event stream."""
+    records = await read_stream(conn, table_stream(table_id))
+    if not records:
+        raise LookupError(f"no table {table_id}")
+    events = [decode_event(r.event_type, r.schema_version, r.data) for r in records]
+    return proof_from_events(table_id, events, number)
