@@ -35,6 +35,7 @@ from events.game import (
     RoundAbandoned,
     RoundOpened,
     RoundSettled,
+    RulesetChanged,
     SixthCardBought,
     TableOpened,
 )
@@ -242,6 +243,9 @@ class _Batch:
             self.tables[table_id] = (event.ruleset.game, event.ruleset.fingerprint)
             self.dirty_tables.add(table_id)
             return
+        if isinstance(event, RulesetChanged):
+            await self._ruleset_changed(table_id, event)
+            return
         if isinstance(event, RoundOpened):
             game, fingerprint = self.tables.get(table_id, ("", ""))
             current = _Round(
@@ -280,6 +284,27 @@ class _Batch:
                     "problem": str(problem),
                 }
             )
+
+    async def _ruleset_changed(self, table_id: str, event: RulesetChanged) -> None:
+        """The table plays by a new ruleset from now on, the round taking bets included: it
+        has no bet (the rules change only between rounds), so it is played by the new one."""
+        rules = (event.ruleset.game, event.ruleset.fingerprint)
+        self.tables[table_id] = rules
+        self.dirty_tables.add(table_id)
+        held = [n for t, n in self.rounds if t == table_id]
+        for number in held:
+            found = self.rounds[(table_id, number)]
+            if found.row["settled_at"] is None:
+                found.row["game"], found.row["ruleset_fingerprint"] = rules
+        # A round saved by an earlier batch: saving keeps its fingerprint, so set it here
+        # (rounds this batch holds are saved as they are above, settled or not).
+        await self.conn.execute(
+            "UPDATE audit_rounds SET game = $2, ruleset_fingerprint = $3"
+            " WHERE table_id = $1 AND settled_at IS NULL AND NOT (round = ANY($4::int[]))",
+            table_id,
+            *rules,
+            held,
+        )
 
     async def _money(self, record: RecordedEvent, event: WalletDebited | WalletCredited) -> None:
         current = self.rounds.get((event.table_id, event.round))

@@ -22,6 +22,7 @@ from events.store import AnyConnection, RecordedEvent, read_all, recorded_from_r
 from events.streams import TABLE_PREFIX, WALLET_PREFIX
 from events.wallet import WalletOpened
 from projections.audit import AuditProjection
+from projections.availability import AvailabilityProjection
 from projections.compare import differences, render
 from projections.runner import DEFAULT_BATCH_SIZE, Projection, apply_batch, load_checkpoint
 from projections.tables import decode_state, encode_state
@@ -31,7 +32,7 @@ from service.rules.state import Table
 
 __all__ = ["NAMES", "RebuildReport", "Rebuildable", "rebuild", "rebuild_catch_up"]
 
-NAMES: Final = ("tables", "wallets", "audit")
+NAMES: Final = ("tables", "wallets", "audit", "availability")
 """Every read model that ``russian-poker projections rebuild`` knows."""
 
 _REPORTED: Final = 50
@@ -82,6 +83,8 @@ async def rebuild(conn: AnyConnection, name: str) -> RebuildReport:
         report = await _rebuild_wallets(conn)
     elif name == "audit":
         report = await rebuild_catch_up(conn, AuditProjection())
+    elif name == "availability":
+        report = await rebuild_catch_up(conn, AvailabilityProjection())
     else:
         raise ValueError(f"unknown read model {name!r}; choose from {', '.join(NAMES)}")
     report.seconds = time.perf_counter() - started

@@ -38,6 +38,7 @@ from events.streams import seamless_stream, table_stream, wallet_stream
 from events.wallet import WalletCredited, WalletDebited, WalletEvent
 from projections import history, tables, timers, wallets
 from projections.abandoned import record_abandoned
+from service.availability.notices import queue_notices
 from service.cache import CommittedCache
 from service.observability import TABLE_LOADS, observe_command
 from service.rules.decide import decide
@@ -512,6 +513,8 @@ class CommandHandler:
                 settled_round=settled,
                 attempt_id=placed.attempt_id if placed else None,
             )
+        # A closing or reopening notifies the operator: queued with the event, or not at all.
+        queue_notices(writes, state, batches, event_id)
         if test_deck:
             writes.add(
                 "used_test_deck",

@@ -18,11 +18,13 @@ from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 
 from events.pool import create_pool
 from projections.audit import AuditProjection
+from projections.availability import AvailabilityProjection
 from projections.runner import ProjectionRunner
 from service.app.auth import rate_limit_key
 from service.app.bodies import check_body
 from service.app.controllers.audit import AuditController
 from service.app.controllers.audit_reports import AuditReportsController
+from service.app.controllers.availability import AvailabilityController
 from service.app.controllers.chain import ChainController
 from service.app.controllers.fairness import FairnessController
 from service.app.controllers.health import HealthController
@@ -43,6 +45,7 @@ from service.app.dependencies import (
 from service.app.docs_assets import swagger_assets_router, swagger_plugin
 from service.app.problems import problem_details_plugin
 from service.app.schema_plugin import DescribedStructSchemaPlugin
+from service.availability.notifier import TableNotifier
 from service.cache import CommittedCache
 from service.chain.background import Checkpointer
 from service.chain.keys import signing_key
@@ -115,6 +118,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)
         audit = ProjectionRunner(AuditProjection(), dsn=url, pool=pool)
+        availability = ProjectionRunner(AvailabilityProjection(), dsn=url, pool=pool)
+        notifier = TableNotifier(
+            pool,
+            operators,
+            retry_for_s=settings.wallet_retry_for_s,
+            backoff_max_s=settings.wallet_backoff_max_s,
+        )
         checkpointer = Checkpointer(pool, key, every_s=settings.checkpoint_every_s)
         app.state.update(
             pool=pool,
@@ -127,11 +137,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await hub.start()
         if settings.outbox:
             outbox.start()
+            notifier.start()
         SSE_CONNECTIONS.set_function(lambda: hub.connections)
         if settings.clock:
             clock.start()
         if settings.projections:
             await audit.start()
+            await availability.start()
         checkpointer.start()
         lag = asyncio.create_task(watch_projection_lag(pool, [audit.projection.name]))
         _settle_heap()
@@ -143,9 +155,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
             # before the pool goes.
             await clock.stop()
             await outbox.stop()
+            await notifier.stop()
             await commands.close()
             await operators.aclose()
             await audit.stop()
+            await availability.stop()
             await checkpointer.stop()
             await hub.stop()
             await pool.close()
@@ -159,6 +173,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             SessionController,
             HistoryController,
             AuditController,
+            AvailabilityController,
             FairnessController,
             AuditReportsController,
             ChainController,

@@ -29,6 +29,8 @@ async def check_body(request: Request[Any, Any, Any]) -> None:
     media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     body = await request.body()
     if not body.strip():
+        if _optional(request.route_handler):
+            return  # an optional body left out (reopening a table: its reason)
         raise problem("body_required", 400, f"the request needs a JSON body: {expected}")
     if not _is_json(media_type):
         shown = media_type or "none"
@@ -43,6 +45,12 @@ def _is_json(media_type: str) -> bool:
     return media_type == "application/json" or (
         media_type.startswith("application/") and media_type.endswith("+json")
     )
+
+
+@cache
+def _optional(handler: HTTPRouteHandler) -> bool:
+    data = handler.parsed_fn_signature.parameters.get("data")
+    return data is not None and data.has_default
 
 
 @cache

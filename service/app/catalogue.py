@@ -67,6 +67,10 @@ _RULE_ACTIONS: Final = {
     "table_not_closed": "Close the table before reopening it.",
     "round_in_progress": "Wait until the round is settled (follow the table's stream).",
     "round_not_finished": "Wait until the current round is settled.",
+    "ruleset_locked": "Change the ruleset between rounds: once the round in play is settled,"
+    " before anyone bets in the next (or close the table first, then change it).",
+    "ruleset_change_invalid": "Keep the table's currency and number of boxes; open another"
+    " table for a different currency or layout.",
     "not_seated": "Send `SitDown` first.",
     "already_seated": "Nothing to do: you have a seat.",
     "seat_taken": "Choose another seat, or send `SitDown` without one.",

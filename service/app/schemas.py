@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from events.commands import Reason
 from events.ruleset import CategoryLabel
 from projections.views import TableView
 
@@ -83,6 +84,12 @@ class CreateTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
             )
         ),
     ] = False
+    reason: Annotated[
+        Reason | None,
+        msgspec.Meta(
+            description="Why the table is opened, 1-500 characters (optional), for the log."
+        ),
+    ] = None
 
 
 class CreateWallet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

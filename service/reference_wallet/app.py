@@ -1,8 +1,10 @@
 """The reference operator wallet as a Litestar application.
 
 ``POST /wallet/{balance,bet,win,rollback}`` is the operator's side of WALLET-PROTOCOL §3
-(configure the game with ``http://HOST:PORT/wallet``); ``/_admin`` sets players up, ends
-sessions, switches faults on and exports the ledger, for tests.
+(configure the game with ``http://HOST:PORT/wallet``), ``POST
+/wallet/notifications/table-status`` its side of the table-status notification
+(docs/integration.md); ``/_admin`` sets players up, ends sessions, switches faults on,
+exports the ledger and lists the notifications, for tests.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ from service.reference_wallet.calls import WalletCalls
 from service.reference_wallet.docs import SignatureHeader, call_operation, call_responses
 from service.reference_wallet.faults import FaultBoard, broken_mode
 from service.reference_wallet.ledger import Ledger
+from service.reference_wallet.notifications import (
+    NotificationsAdmin,
+    NotificationsController,
+    NotificationStore,
+)
 from service.wallet.protocol import BalanceCall, BetCall, RollbackCall, WinCall
 
 __all__ = ["API_VERSION", "create_app"]
@@ -144,24 +151,41 @@ def create_app(
     ledger = Ledger(database_url, broken=variant)
     faults = FaultBoard()
     calls = WalletCalls(ledger, faults, secret, broken=variant, operator_id=operator_id)
+    notices = NotificationStore()
 
     @asynccontextmanager
     async def open_ledger(app: Litestar) -> AsyncIterator[None]:
         await ledger.open()
+        await notices.open(ledger.pool)
         try:
             yield
         finally:
             await ledger.close()
 
     return Litestar(
-        route_handlers=[WalletController, AdminController],
+        route_handlers=[
+            WalletController,
+            NotificationsController,
+            AdminController,
+            NotificationsAdmin,
+        ],
         dependencies={
             "wallet": Provide(_wallet, sync_to_thread=False),
             "ledger": Provide(_ledger, sync_to_thread=False),
             "faults": Provide(_faults, sync_to_thread=False),
+            "notices": Provide(_notices, sync_to_thread=False),
+            "secret": Provide(_secret, sync_to_thread=False),
         },
         lifespan=[open_ledger],
-        state=State({"wallet": calls, "ledger": ledger, "faults": faults}),
+        state=State(
+            {
+                "wallet": calls,
+                "ledger": ledger,
+                "faults": faults,
+                "notices": notices,
+                "secret": secret,
+            }
+        ),
         openapi_config=OpenAPIConfig(
             title="Reference operator wallet",
             version=API_VERSION,
@@ -184,3 +208,11 @@ def _ledger(state: State) -> Ledger:
 
 def _faults(state: State) -> FaultBoard:
     return cast(FaultBoard, state.faults)
+
+
+def _notices(state: State) -> NotificationStore:
+    return cast(NotificationStore, state.notices)
+
+
+def _secret(state: State) -> str:
+    return cast(str, state.secret)

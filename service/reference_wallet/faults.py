@@ -31,6 +31,7 @@ __all__ = [
     "FaultBoard",
     "FaultMode",
     "FaultSpec",
+    "FaultTarget",
     "broken_mode",
 ]
 
@@ -56,6 +57,10 @@ Broken = Literal[
 ]
 BROKEN_MODES: Final[tuple[str, ...]] = get_args(Broken)
 
+FaultTarget = CallName | Literal["table_status"]
+"""What a fault can hit: a money call, or the table-status notification (only when named:
+the default is the four calls)."""
+
 
 def broken_mode(name: str | None) -> Broken | None:
     """``name`` checked to be one of :data:`BROKEN_MODES` (None: the correct wallet)."""
@@ -70,7 +75,7 @@ class FaultSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     """The body of ``POST /_admin/faults``."""
 
     mode: FaultMode
-    calls: tuple[CallName, ...] = CALLS
+    calls: tuple[FaultTarget, ...] = CALLS
     times: Annotated[int, msgspec.Meta(ge=0)] = 1
     """How many calls it hits; 0: every call until the faults are cleared."""
     delay_ms: Annotated[int, msgspec.Meta(ge=0)] = 5000
@@ -103,7 +108,7 @@ class Fault:
             return True
         return self._left == 0
 
-    def hits(self, call: CallName) -> bool:
+    def hits(self, call: FaultTarget) -> bool:
         return call in self.spec.calls and not self.spent
 
     def take(self) -> None:
@@ -139,7 +144,7 @@ class FaultBoard:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._release.wait(), seconds)
 
-    def take(self, call: CallName) -> Fault | None:
+    def take(self, call: FaultTarget) -> Fault | None:
         """The fault that hits this call, if any (counted as used)."""
         self._faults = [fault for fault in self._faults if not fault.spent]
         for fault in self._faults:

@@ -92,7 +92,7 @@ async def test_lobby_and_view_tell_free_boxes_from_boxes_in_play(api: httpx.Asyn
     entry = await lobby_entry(api, "t1")
     assert (entry["free_boxes"], entry["boxes_in_play"], entry["phase"]) == ([], [2], "decisions")
 
-    closed = await api.post("/v1/tables/t2/close", headers=OPERATOR)
+    closed = await api.post("/v1/tables/t2/close", json={"reason": "test"}, headers=OPERATOR)
     assert closed.status_code == 200 and closed.json()["free_boxes"] == []
     assert (await lobby_entry(api, "t2"))["status"] == "closed"
 

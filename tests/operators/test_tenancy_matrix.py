@@ -110,8 +110,21 @@ def probes(victim: Tenant, named: str | None) -> list[Probe]:
     listed = [
         Probe("show table", "GET", f"/v1/tables/{table}"),
         Probe("table stream", "GET", f"/v1/tables/{table}/stream"),
-        Probe("close table", "POST", f"/v1/tables/{table}/close"),
+        Probe("close table", "POST", f"/v1/tables/{table}/close", {"reason": "matrix"}),
+        # Closed: between rounds, so the owner may change the ruleset.
+        Probe(
+            "ruleset",
+            "PUT",
+            f"/v1/tables/{table}/ruleset",
+            {"overrides": {"ante_min": 20}, "reason": "matrix"},
+        ),
         Probe("reopen table", "POST", f"/v1/tables/{table}/reopen"),
+        Probe("availability log", "GET", f"/v1/audit/availability?table_id={table}"),
+        Probe(
+            "operator's availability log",
+            "GET",
+            f"/v1/audit/availability?operator_id={victim.operator_id}",
+        ),
         Probe("test deck", "PUT", f"/v1/tables/{table}/test-deck", {"cards": list(deck())}),
         Probe("session", "GET", f"/v1/sessions/{player.session_id}"),
         Probe("end session", "DELETE", f"/v1/sessions/{victim.spare_session}"),

@@ -20,6 +20,7 @@ from events.commands import (
     Actor,
     BuyCard,
     CancelBets,
+    ChangeRuleset,
     CloseTable,
     Deal,
     DeclineDealerExchange,
@@ -40,6 +41,11 @@ from events.commands import (
 from projections import tables
 from projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
 from service.app.auth import Principal, require
+from service.app.controllers.availability import (
+    CloseTableBody,
+    ReopenTableBody,
+    RulesetChangeBody,
+)
 from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
 from service.app.params import TableId, json_body
 from service.app.problems import problem
@@ -50,7 +56,7 @@ from service.handling import CommandHandler, UnknownTable, player_command_id
 from service.observability import request_id_of
 from service.rules.cards import CardError, parse_cards
 from service.rules.errors import RuleViolation
-from service.rules.presets import make_ruleset
+from service.rules.presets import PRESETS, make_ruleset, override
 from service.rules.state import Table
 from service.sessions import check_active
 
@@ -90,6 +96,25 @@ _CreateTableBody = Annotated[
         )
     ),
 ]
+_CloseBody = Annotated[
+    CloseTableBody,
+    json_body(("Closed for maintenance", CloseTableBody(reason="dealer shuffler maintenance"))),
+]
+_ReopenBody = Annotated[
+    ReopenTableBody | None,
+    json_body(("Back after maintenance", ReopenTableBody(reason="maintenance done"))),
+]
+_RulesetBody = Annotated[
+    RulesetChangeBody,
+    json_body(
+        (
+            "A straight pays 5 to 1 from the next round",
+            RulesetChangeBody(
+                overrides={"bet_paytable": {"straight": 5}}, reason="regulator-approved paytable"
+            ),
+        )
+    ),
+]
 _TestDeckBody = Annotated[
     TestDeck,
     json_body(
@@ -108,9 +133,10 @@ def viewer_of(principal: Principal) -> Viewer:
 
 
 def _actor(principal: Principal) -> Actor:
-    # An admin acts on tables as their operator does (a shared table has no other).
+    # An admin acts on tables as their operator does (a shared table has no other); the
+    # metadata says it was an admin (the availability log shows it).
     role = "operator" if principal.role == "admin" else principal.role
-    return Actor(role=role, id=principal.subject)
+    return Actor(role=role, id=principal.subject, admin=principal.role == "admin")
 
 
 def may_see(principal: Principal, state: Table) -> bool:
@@ -205,6 +231,7 @@ class TableController(Controller):
             private_for=data.private_for,
             operator_id=principal.operator,
             shared=data.shared,
+            reason=data.reason,
         )
         await commands.execute(table_id, command, _actor(principal))
         return await load_view(pool, table_id, viewer_of(principal))
@@ -216,23 +243,32 @@ class TableController(Controller):
     @post(
         "/{table_id:str}/close",
         status_code=HTTP_200_OK,
-        summary="Stop opening rounds",
-        responses=problems(404, 409),
+        summary="Close (disable) the table: stop opening rounds",
+        description=(
+            "A round not yet dealt is called off (bets refunded); a round with cards out must"
+            " be played to the end first (409). The reason is required: it goes into the"
+            " availability log (`GET /v1/audit/availability`) and into the table-status"
+            " notification sent to the operator (docs/integration.md)."
+        ),
+        responses=problems(404, 409, 413),
     )
     async def close(
         self,
         table_id: TableId,
+        data: _CloseBody,
         pool: Pool,
         commands: Commands,
         principal: Caller,
     ) -> TableView:
-        return await _operate(pool, commands, principal, table_id, CloseTable())
+        command = CloseTable(reason=data.reason)
+        return await _operate(pool, commands, principal, table_id, command)
 
     @post(
         "/{table_id:str}/reopen",
         status_code=HTTP_200_OK,
         summary="Open a closed table",
-        responses=problems(404, 409),
+        description="The reason (optional) goes into the availability log.",
+        responses=problems(404, 409, 413),
     )
     async def reopen(
         self,
@@ -240,8 +276,48 @@ class TableController(Controller):
         pool: Pool,
         commands: Commands,
         principal: Caller,
+        data: _ReopenBody = None,
     ) -> TableView:
-        return await _operate(pool, commands, principal, table_id, ReopenTable())
+        command = ReopenTable(reason=data.reason if data is not None else None)
+        return await _operate(pool, commands, principal, table_id, command)
+
+    @put(
+        "/{table_id:str}/ruleset",
+        status_code=HTTP_200_OK,
+        summary="Change the ruleset (paytables, limits, options) between rounds",
+        description=(
+            "The table's current ruleset (or `preset`, keeping the table's currency) with"
+            " `overrides` applied, from now on: only between rounds, i.e. no round with cards"
+            " out and no bet placed in the round taking bets (else 409"
+            " `/problems/ruleset_locked`). The round taking bets, empty, plays by the new"
+            " ruleset. The ruleset's version goes up by one (the view's `ruleset_version`);"
+            " the change, with its reason, is in the availability log. A ruleset equal to the"
+            " current one records nothing. The currency and the number of boxes cannot"
+            " change (422). For the table's operator, or an admin (a shared table: an admin)."
+        ),
+        responses=problems(404, 409, 413, 422),
+    )
+    async def change_ruleset(
+        self,
+        table_id: TableId,
+        data: _RulesetBody,
+        pool: Pool,
+        commands: Commands,
+        principal: Caller,
+    ) -> TableView:
+        require(principal, "operator", "admin")
+        table = await _visible(pool, principal, table_id)
+        _may_run(principal, table)
+        current = table.rules
+        if data.preset is None:
+            ruleset = override(current, data.overrides)
+        else:
+            kept = {"currency": current.currency}
+            ruleset = override(PRESETS[data.preset], {**kept, **data.overrides})
+        if ruleset != current:
+            command = ChangeRuleset(ruleset=ruleset, reason=data.reason)
+            await commands.execute(table_id, command, _actor(principal))
+        return await load_view(pool, table_id, viewer_of(principal))
 
     @post(
         "/{table_id:str}/commands",

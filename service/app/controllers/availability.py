@@ -1,0 +1,303 @@
+"""The availability log over HTTP, and the bodies of the commands that change availability.
+
+``GET /v1/audit/availability`` lists every opening, closing, reopening and ruleset change
+of the tables the caller may audit, oldest first (docs/audit.md, "Availability and change
+log"): the game's auditors and admins every table; an operator's tokens (operator, or an
+auditor of that operator) its own tables only, another operator's being answered 404.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Final, Literal
+
+import msgspec
+from litestar import Controller, get
+from litestar.exceptions import NotFoundException
+from litestar.params import QueryParameter
+
+from events.commands import Reason
+from events.ruleset import Ruleset
+from projections import tables
+from service.app.auth import Principal, require
+from service.app.dependencies import Caller, Pool
+from service.app.problems import problem
+from service.app.responses import problems
+from service.tenancy import DEFAULT_OPERATOR
+
+__all__ = [
+    "AvailabilityChange",
+    "AvailabilityController",
+    "AvailabilityPage",
+    "ChangeActor",
+    "CloseTableBody",
+    "ReopenTableBody",
+    "RulesetChangeBody",
+    "sees_every_table",
+]
+
+
+class CloseTableBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Close (disable) a table: a reason is required."""
+
+    reason: Annotated[
+        Reason,
+        msgspec.Meta(
+            description=(
+                "Why the table is closed, 1-500 characters: recorded in the availability log"
+                " and sent to the operator in its table-status notification."
+            )
+        ),
+    ]
+
+
+class ReopenTableBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Reopen a closed table; the reason is optional."""
+
+    reason: Annotated[
+        Reason | None,
+        msgspec.Meta(
+            description="Why the table is reopened, 1-500 characters (optional), for the log."
+        ),
+    ] = None
+
+
+class RulesetChangeBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A new ruleset for the table: its current one (or a preset) plus overrides."""
+
+    preset: Annotated[
+        Literal["russian", "russian-online", "oasis"] | None,
+        msgspec.Meta(
+            description=(
+                "Start from this preset (keeping the table's currency) instead of the table's"
+                " current ruleset; null (the default) starts from the current ruleset."
+            )
+        ),
+    ] = None
+    overrides: Annotated[
+        dict[str, Any],
+        msgspec.Meta(
+            description=(
+                "Ruleset parameters that replace the starting ruleset's, by name (see the"
+                ' Ruleset schema), e.g. `{"bet_paytable": {"straight": 5}}`; a paytable'
+                " override prices the combinations it names and keeps the rest. The"
+                " currency and the number of boxes cannot change."
+            )
+        ),
+    ] = msgspec.field(default_factory=dict)
+    reason: Annotated[
+        Reason,
+        msgspec.Meta(description="Why the ruleset changes, 1-500 characters (required)."),
+    ]
+
+
+class ChangeActor(msgspec.Struct, frozen=True, kw_only=True):
+    """Who made a change."""
+
+    role: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "`operator` (the table's operator's staff), `admin` (the game's staff) or `system`."
+            )
+        ),
+    ]
+    id: Annotated[str, msgspec.Meta(description="Their name (the subject of their token).")]
+
+
+class AvailabilityChange(msgspec.Struct, frozen=True, kw_only=True):
+    """One change of a table's availability or rules."""
+
+    position: Annotated[
+        int,
+        msgspec.Meta(
+            description="The change's event's position in the store (increasing): the cursor."
+        ),
+    ]
+    table_id: Annotated[str, msgspec.Meta(description="The table changed.")]
+    operator_id: Annotated[str, msgspec.Meta(description="The operator the table belongs to.")]
+    shared: Annotated[bool, msgspec.Meta(description="A shared table (players of every operator).")]
+    kind: Annotated[
+        Literal["opened", "closed", "reopened", "ruleset_changed"],
+        msgspec.Meta(description="What changed."),
+    ]
+    actor: Annotated[ChangeActor, msgspec.Meta(description="Who changed it.")]
+    reason: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Why, as given (required for closing and ruleset changes; null where none"
+                " was given)."
+            )
+        ),
+    ]
+    time: Annotated[
+        datetime, msgspec.Meta(description="When the change was recorded (ISO 8601, UTC).")
+    ]
+    ruleset_version: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "The table's ruleset version in force after the change: 1 at opening, one"
+                " more for each ruleset change."
+            )
+        ),
+    ]
+    ruleset: Annotated[
+        Ruleset | None,
+        msgspec.Meta(
+            description=(
+                "The ruleset from this change on: set for `opened` and `ruleset_changed`,"
+                " null otherwise (the version's ruleset is unchanged)."
+            )
+        ),
+    ]
+    command_id: Annotated[str | None, msgspec.Meta(description="The command that made the change.")]
+
+
+class AvailabilityPage(msgspec.Struct, frozen=True, kw_only=True):
+    """A page of the availability log, oldest first."""
+
+    changes: Annotated[
+        list[AvailabilityChange], msgspec.Meta(description="Changes in the order recorded.")
+    ]
+    next_cursor: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="Pass as `cursor` for the next (newer) page; null on the last page."
+        ),
+    ]
+
+
+_PAGE: Final = """
+SELECT global_position, table_id, operator_id, shared, kind, actor_role, actor_id, reason,
+       recorded_at, ruleset_version, ruleset::text AS ruleset, command_id
+FROM availability_log
+WHERE ($1::text IS NULL OR table_id = $1)
+  AND ($2::text IS NULL OR operator_id = $2)
+  AND ($3::timestamptz IS NULL OR recorded_at >= $3)
+  AND ($4::timestamptz IS NULL OR recorded_at < $4)
+  AND ($5::bigint IS NULL OR global_position > $5)
+ORDER BY global_position
+LIMIT $6
+"""
+_ruleset = msgspec.json.Decoder(Ruleset)
+
+
+def sees_every_table(principal: Principal) -> bool:
+    """The game's own staff (admins, and auditors not bound to an operator) audit every
+    table; an operator's tokens only that operator's."""
+    return principal.role == "admin" or (
+        principal.role == "auditor" and principal.operator == DEFAULT_OPERATOR
+    )
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+def _change(row: Any) -> AvailabilityChange:
+    return AvailabilityChange(
+        position=row["global_position"],
+        table_id=row["table_id"],
+        operator_id=row["operator_id"],
+        shared=row["shared"],
+        kind=row["kind"],
+        actor=ChangeActor(role=row["actor_role"], id=row["actor_id"]),
+        reason=row["reason"],
+        time=row["recorded_at"],
+        ruleset_version=row["ruleset_version"],
+        ruleset=_ruleset.decode(row["ruleset"]) if row["ruleset"] is not None else None,
+        command_id=row["command_id"],
+    )
+
+
+class AvailabilityController(Controller):
+    path = "/v1/audit/availability"
+    tags = ("audit",)
+
+    @get(
+        "/",
+        summary="The availability and change log: tables opened, closed, reopened, re-ruled",
+        description=(
+            "Every opening, closing, reopening and ruleset (paytable) change of a table, with"
+            " who made it (role and id), why, when, and the ruleset version in force after it"
+            " (with the ruleset itself for openings and changes), oldest first. Pass"
+            " `next_cursor` back as `cursor` for the next page. Admins and the game's"
+            " auditors read every table; an operator's tokens (operator, or an auditor of"
+            " that operator) its own tables only: another operator's table or operator id is"
+            " answered 404. The log is a projection: a change appears within moments of the"
+            " command that made it."
+        ),
+        responses=problems(404, 422),
+    )
+    async def changes(
+        self,
+        pool: Pool,
+        principal: Caller,
+        table_id: Annotated[
+            str | None,
+            QueryParameter(required=False, max_length=64, description="Only this table's changes."),
+        ] = None,
+        operator_id: Annotated[
+            str | None,
+            QueryParameter(
+                required=False,
+                max_length=64,
+                description="Only the tables of this operator.",
+            ),
+        ] = None,
+        since: Annotated[
+            datetime | None,
+            QueryParameter(
+                name="from",
+                required=False,
+                description=(
+                    "Only changes recorded at or after this time (ISO 8601; without a zone:"
+                    " UTC). Omit for no lower bound."
+                ),
+            ),
+        ] = None,
+        until: Annotated[
+            datetime | None,
+            QueryParameter(
+                name="to",
+                required=False,
+                description=(
+                    "Only changes recorded before this time (ISO 8601; without a zone: UTC)."
+                    " Omit for no upper bound."
+                ),
+            ),
+        ] = None,
+        cursor: Annotated[
+            int | None,
+            QueryParameter(
+                ge=0,
+                required=False,
+                description="`next_cursor` of the previous page: changes after it.",
+            ),
+        ] = None,
+        limit: Annotated[
+            int, QueryParameter(ge=1, le=1000, description="Changes per page, 1..1000.")
+        ] = 100,
+    ) -> AvailabilityPage:
+        require(principal, "admin", "auditor", "operator")
+        if not sees_every_table(principal):
+            # An operator's tokens: its own tables, whatever else was asked for.
+            if operator_id is not None and operator_id != principal.operator:
+                raise NotFoundException(f"no operator {operator_id!r}")
+            operator_id = principal.operator
+            if table_id is not None:
+                async with pool.acquire() as conn:
+                    state, version = await tables.load(conn, table_id)
+                if not version or state.operator_id != principal.operator:
+                    raise NotFoundException(f"no table {table_id!r}")
+        start, end = _utc(since), _utc(until)
+        if start is not None and end is not None and start >= end:
+            raise problem("invalid_window", 422, "from: must be before to")
+        rows = await pool.fetch(_PAGE, table_id, operator_id, start, end, cursor, limit + 1)
+        page = [_change(r) for r in rows[:limit]]
+        more = len(rows) > limit
+        return AvailabilityPage(changes=page, next_cursor=page[-1].position if more else None)

@@ -1,0 +1,123 @@
+"""Table-status notifications to the operator, queued by the command that closes or
+reopens a table (docs/integration.md, "Table-status notifications").
+
+The notification is a row of ``table_notifications`` written in the append's own statement
+(``events.store.SideWrites``), so it exists exactly when the event does; its id is the
+event's id, the operator's idempotency key. An operator is notified when it has a wallet
+URL and secret registered (a seamless operator): an internal-wallet operator has nowhere
+to be called and reads the availability log instead. A shared table notifies every such
+operator, since players of each may sit there.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Annotated, Final, Literal
+
+import msgspec
+
+from events.codec import Event
+from events.commands import Actor, Command
+from events.game import TableClosed, TableReopened
+from events.store import SideWrites
+from service.rules.state import Table
+
+__all__ = ["NOTICE_PATH", "NoticeActor", "TableStatusNotice", "actor_role", "queue_notices"]
+
+NOTICE_PATH: Final = "notifications/table-status"
+"""Where the notification goes: ``POST {the operator's wallet url}/notifications/table-status``."""
+
+TableStatus = Literal["closed", "open"]
+
+
+class NoticeActor(msgspec.Struct, frozen=True, kw_only=True):
+    """Who changed the table's status."""
+
+    role: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "`operator` (the operator's staff), `admin` (the game's staff, acting for the"
+                " operator) or `system`."
+            )
+        ),
+    ]
+    id: Annotated[str, msgspec.Meta(description="The staff member's name in their token.")]
+
+
+class TableStatusNotice(msgspec.Struct, frozen=True, kw_only=True):
+    """The body of ``POST {url}/notifications/table-status``, signed like every wallet call
+    (``X-Signature``, WALLET-PROTOCOL §4). Any 2xx answer acknowledges it; until then it is
+    sent again with backoff."""
+
+    notification_id: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The idempotency key: the same on every re-send of this notification, never"
+                " reused. Record it once; answer a repeat with 2xx again."
+            )
+        ),
+    ]
+    request_id: Annotated[str, msgspec.Meta(description="New for every attempt, for tracing only.")]
+    operator_id: Annotated[str, msgspec.Meta(description="The operator notified.")]
+    table_id: Annotated[str, msgspec.Meta(description="The table whose status changed.")]
+    status: Annotated[
+        TableStatus,
+        msgspec.Meta(
+            description=(
+                "`closed`: the table is disabled (no more rounds; bets of a round not yet"
+                " dealt were refunded); `open`: it was reopened."
+            )
+        ),
+    ]
+    reason: Annotated[
+        str | None, msgspec.Meta(description="Why, as the one who acted gave it (1-500 chars).")
+    ]
+    actor: Annotated[NoticeActor, msgspec.Meta(description="Who changed the status.")]
+    time: Annotated[
+        str,
+        msgspec.Meta(
+            description="When the change was recorded: UTC, ISO 8601 (`2026-12-01T14:05:09Z`)."
+        ),
+    ]
+
+
+def actor_role(actor: Actor) -> str:
+    """The role to show for ``actor``: an admin acting as the table's operator is `admin`."""
+    return "admin" if actor.admin else actor.role
+
+
+def queue_notices(
+    writes: SideWrites,
+    state: Table,
+    batches: Sequence[tuple[Command, Actor, str, list[Event]]],
+    event_id: Callable[[str, int], uuid.UUID],
+) -> None:
+    """Queue a notification for each ``TableClosed`` / ``TableReopened`` in ``batches``
+    (their ids by ``event_id(command_id, index)``, as the append numbers them)."""
+    count = 0
+    for _, actor, command_id, events in batches:
+        for index, event in enumerate(events):
+            if not isinstance(event, TableClosed | TableReopened):
+                continue
+            status = "closed" if isinstance(event, TableClosed) else "open"
+            writes.add(
+                f"table_notice_{count}",
+                f"""
+                INSERT INTO table_notifications (operator_id, notification_id, table_id,
+                    status, reason, actor_role, actor_id, occurred_at)
+                SELECT o.operator_id, a.event_id::text, {writes.param(state.table_id)},
+                       {writes.param(status)}, {writes.param(event.reason)}::text,
+                       {writes.param(actor_role(actor))}, {writes.param(actor.id)},
+                       a.recorded_at
+                FROM appended a
+                JOIN operators o ON o.wallet_url IS NOT NULL AND o.wallet_secret IS NOT NULL
+                  AND (o.operator_id = {writes.param(state.operator_id)}
+                       OR {writes.param(state.shared)}::boolean)
+                WHERE a.event_id = {writes.param(event_id(command_id, index))}::uuid
+                ON CONFLICT DO NOTHING
+                """,
+            )
+            count += 1
