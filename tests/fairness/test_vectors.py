@@ -4,6 +4,7 @@ independent implementation of docs/fairness.md (tests/fairness/spec.py)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -72,3 +73,26 @@ def test_the_vectors_cover_what_a_reimplementation_gets_wrong() -> None:
     assert " " in seeds and any(len(s) == 64 for s in seeds) and any("~" in s for s in seeds)
     placed = [[b["box"] for b in v["boxes"] if b["client_seed"]] for v in vectors]
     assert any(boxes != sorted(boxes) for boxes in placed), "seeds always placed in box order"
+
+
+def test_the_worked_example_in_the_doc_is_the_vector() -> None:
+    doc = (VECTORS_PATH.parents[1] / "fairness.md").read_text()
+    example = next(v for v in VECTORS["vectors"] if v["name"] == "two players' seeds")
+    for text in (example["commitment"], example["deck_key"], *example["deal"]["dealer"]):
+        assert text in doc
+    deck = example["deck"]
+    assert " ".join(deck[:26]) in doc and " ".join(deck[26:]) in doc
+    for hand in example["deal"]["hands"]:
+        assert f"box {hand['box']}:  {' '.join(hand['cards'])}" in doc
+    message = [
+        re.split(r"\s{2,}", line)[0].replace(" ", "")
+        for line in doc.splitlines()
+        if line.startswith(("7275737369616e", "01 12 ", "03 06 "))
+    ]
+    assert "".join(message) == example["deck_key_message"]
+    first = example["stream_words"][0]
+    assert f"`j = {first} mod 52 = {first % 52}`" in doc
+    swap = example["exchange"]
+    assert f"`below(38) = {swap['positions'][0]}`" in doc
+    assert f"`below(39) = {swap['positions'][1]}`" in doc
+    assert f"`{' '.join(swap['received'])}`" in doc
