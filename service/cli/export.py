@@ -18,7 +18,7 @@ import click
 from events.pool import connect
 from service.cli.audit_group import audit
 from service.database import database_url, migrated
-from service.reports.export import Format, export_rounds
+from service.reports.export import ExportIncomplete, Format, export_rounds
 from service.software import installed
 
 __all__ = ["export_command"]
@@ -69,7 +69,10 @@ def export_command(since: str | None, until: str | None, kind: str, out: Path) -
         finally:
             await conn.close()
 
-    manifest = asyncio.run(run())
+    try:
+        manifest = asyncio.run(run())
+    except ExportIncomplete as incomplete:
+        raise click.ClickException(str(incomplete)) from None
     click.echo(
         f"exported {manifest['rows']} rounds to {out / manifest['data_file']}"
         f" (sha256 {manifest['data_sha256']}); manifest digest {manifest['manifest_digest']}"

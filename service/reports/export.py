@@ -38,7 +38,7 @@ from events.store import AnyConnection
 from projections.redaction import redact_record
 from service.software import SoftwareManifest
 
-__all__ = ["CSV_COLUMNS", "Format", "export_rounds", "manifest_digest"]
+__all__ = ["CSV_COLUMNS", "ExportIncomplete", "Format", "export_rounds", "manifest_digest"]
 
 Format = Literal["jsonl", "csv"]
 
@@ -51,6 +51,31 @@ WHERE seed IS NOT NULL AND settled_at IS NOT NULL
   AND ($2::timestamptz IS NULL OR settled_at < $2)
 ORDER BY settled_position, table_id, round
 """
+# The settling command writes ``rounds`` itself; the audit trail follows a moment later. The
+# export refuses a window the trail has not caught up with, in the same snapshot it reads.
+_EXPECTED: Final = """
+SELECT (SELECT count(*) FROM rounds
+        WHERE ($1::timestamptz IS NULL OR settled_at >= $1)
+          AND ($2::timestamptz IS NULL OR settled_at < $2)) AS settled,
+       (SELECT count(*) FROM audit_rounds
+        WHERE seed IS NOT NULL AND settled_at IS NOT NULL
+          AND ($1::timestamptz IS NULL OR settled_at >= $1)
+          AND ($2::timestamptz IS NULL OR settled_at < $2)) AS recorded
+"""
+
+
+class ExportIncomplete(RuntimeError):
+    """The audit trail has not recorded every round settled in the window yet."""
+
+    def __init__(self, recorded: int, settled: int) -> None:
+        super().__init__(
+            f"the audit trail has recorded {recorded} of the {settled} rounds settled in the"
+            " window (its projection is behind, or rows are missing); nothing was exported"
+        )
+        self.recorded = recorded
+        self.settled = settled
+
+
 CSV_COLUMNS: Final = (
     "table_id",
     "round",
@@ -122,8 +147,12 @@ async def export_rounds(
     data = out / f"rounds.{kind}"
     rows = 0
     digest = hashlib.sha256()
-    # Streamed in a transaction's cursor: a long window need not fit in memory.
-    async with conn.transaction():
+    # Streamed in a transaction's cursor (a long window need not fit in memory), in one
+    # snapshot with the completeness check.
+    async with conn.transaction(isolation="repeatable_read", readonly=True):
+        counts = await conn.fetchrow(_EXPECTED, start, end)
+        if counts["recorded"] < counts["settled"]:
+            raise ExportIncomplete(counts["recorded"], counts["settled"])
         with data.open("w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle, lineterminator="\r\n") if kind == "csv" else None
             if writer is not None:

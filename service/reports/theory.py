@@ -179,5 +179,5 @@ class TheoryCache:
         return self._executor
 
     def close(self) -> None:
-        if self._executor is not None and isinstance(self._executor, ProcessPoolExecutor):
+        if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)

@@ -26,10 +26,10 @@ BOXES = ["7s 7h 7d Kc 2s"]
 DEALER = "8s 8d Ah 4c 6h"
 
 
-def export(
+def run_export(
     database_url: str, out: Path, kind: str, start: datetime, end: datetime
-) -> dict[str, Any]:
-    done = subprocess.run(
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [
             RUSSIAN_POKER,
             "audit",
@@ -49,6 +49,12 @@ def export(
         timeout=120,
         check=False,
     )
+
+
+def export(
+    database_url: str, out: Path, kind: str, start: datetime, end: datetime
+) -> dict[str, Any]:
+    done = run_export(database_url, out, kind, start, end)
     assert done.returncode == 0, done.stderr
     manifest: dict[str, Any] = json.loads((out / "manifest.json").read_text())
     assert f"exported {manifest['rows']} rounds" in done.stdout
@@ -136,3 +142,11 @@ async def test_export_of_a_window(harness: Harness, database_url: str, tmp_path:
     exported = (tmp_path / "all" / "rounds.jsonl").read_text()
     assert everything["rows"] == 3
     assert '"round":4' not in exported
+
+    # A window the audit trail has not recorded in full (its projection behind, or a row
+    # gone) is refused rather than exported short.
+    await pool.execute("DELETE FROM audit_rounds WHERE table_id = 't1' AND round = 2")
+    refused = run_export(database_url, tmp_path / "short", "jsonl", start, end)
+    assert refused.returncode == 1
+    assert "recorded 1 of the 2 rounds settled in the window" in refused.stderr
+    assert not (tmp_path / "short" / "rounds.jsonl").exists()

@@ -17,6 +17,7 @@ from service.reports.theory import bonus_rtp
 from service.rules.presets import make_ruleset
 from tests.api.conftest import bearer
 from tests.api.e2e import Harness, deck_for
+from tests.processes import eventually
 
 AUDITOR = bearer("auditor", "aud")
 # Oasis: alice's trips beat the dealer's pair of eights (ante 1:1, Bet 3:1), and her bonus
@@ -130,12 +131,24 @@ async def test_rtp_of_played_rounds_and_the_band_flag(harness: Harness) -> None:
         await h.client.get("/v1/audit/rtp", headers=bearer("player", "alice"))
     ).status_code == 403
 
-    # The gauge: labelled by ruleset, not by table.
-    assert await refresh_rtp(h.app.state.pool, h.app.state.theory) == 2
-    metrics = (await h.client.get("/metrics")).text
+    # The gauges, set by the serve process's own refresher: labelled by ruleset, not table.
     fingerprint = make_ruleset("oasis").fingerprint
-    for wager in ("main", "bonus"):
-        labels = f'game="oasis",ruleset="{fingerprint}",wager="{wager}"'
-        assert f"russian_poker_rtp_outside_band{{{labels}}} 1.0" in metrics
-        assert f"russian_poker_rtp_rounds{{{labels}}} {float(rounds)}" in metrics
+    expected = [
+        line
+        for wager in ("main", "bonus")
+        for labels in [f'game="oasis",ruleset="{fingerprint}",wager="{wager}"']
+        for line in (
+            f"russian_poker_rtp_outside_band{{{labels}}} 1.0",
+            f"russian_poker_rtp_rounds{{{labels}}} {float(rounds)}",
+        )
+    ]
+
+    async def published() -> bool:
+        metrics = (await h.client.get("/metrics")).text
+        return all(line in metrics.splitlines() for line in expected)
+
+    await eventually(published, timeout=30)
+    metrics = (await h.client.get("/metrics")).text
     assert 't1"' not in metrics.split("russian_poker_rtp", 1)[1]
+    # Refreshing by hand gives the same two label sets (main and bonus of one ruleset).
+    assert await refresh_rtp(h.app.state.pool, h.app.state.theory) == 2

@@ -10,6 +10,7 @@ from litestar.params import QueryParameter
 
 from service.app.auth import require, require_operator
 from service.app.dependencies import Caller, Pool
+from service.app.responses import problems
 from service.reports.rtp import RtpReport, rtp_report
 from service.reports.theory import TheoryCache
 from service.software import SoftwareManifest
@@ -38,6 +39,7 @@ class AuditReportsController(Controller):
             " prints the same from the installation; `sha256sum` recomputes it (docs/audit.md,"
             " Software authentication). Auditors and admins."
         ),
+        responses=problems(),
     )
     async def software(
         self, request: Request[Any, Any, Any], principal: Caller
@@ -58,6 +60,7 @@ class AuditReportsController(Controller):
             " admins read every operator's; an operator's token reads its own players' boxes"
             " only."
         ),
+        responses=problems(404),
     )
     async def rtp(
         self,
