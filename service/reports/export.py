@@ -151,6 +151,7 @@ async def export_rounds(
     # snapshot with the completeness check.
     async with conn.transaction(isolation="repeatable_read", readonly=True):
         counts = await conn.fetchrow(_EXPECTED, start, end)
+        assert counts is not None  # one row, always
         if counts["recorded"] < counts["settled"]:
             raise ExportIncomplete(counts["recorded"], counts["settled"])
         with data.open("w", encoding="utf-8", newline="") as handle:

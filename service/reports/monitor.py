@@ -108,10 +108,11 @@ async def refresh_rtp(pool: Any, cache: TheoryCache, now: datetime | None = None
     return len(values)
 
 
-async def _refresh_forever(pool: Any, cache: TheoryCache, interval_s: float) -> None:
+async def _refresh_forever(state: Any, interval_s: float) -> None:
+    # The pool and the cache are looked up each time: whatever the app holds now.
     while True:
         try:
-            await refresh_rtp(pool, cache)
+            await refresh_rtp(state.pool, state.theory)
         except asyncio.CancelledError:
             raise
         except Exception:  # a failed refresh is logged; the next one retries
@@ -127,11 +128,7 @@ async def reports_lifespan(app: Litestar) -> AsyncIterator[None]:
     cache = TheoryCache()
     app.state.theory = cache
     interval = float(app.state.settings.rtp_refresh_s)
-    task = (
-        asyncio.create_task(_refresh_forever(app.state.pool, cache, interval))
-        if interval > 0
-        else None
-    )
+    task = asyncio.create_task(_refresh_forever(app.state, interval)) if interval > 0 else None
     try:
         yield
     finally:
@@ -140,3 +137,5 @@ async def reports_lifespan(app: Litestar) -> AsyncIterator[None]:
             with suppress(asyncio.CancelledError):
                 await task
         cache.close()
+        if app.state.theory is not cache:  # replaced while running (tests do)
+            app.state.theory.close()

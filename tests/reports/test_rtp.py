@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 
 from service.reports.monitor import refresh_rtp
 from service.reports.rtp import MIN_ROUNDS, Sums, estimate
-from service.reports.theory import bonus_rtp
+from service.reports.theory import TheoryCache, bonus_rtp
 from service.rules.presets import make_ruleset
 from tests.api.conftest import bearer
 from tests.api.e2e import Harness, deck_for
@@ -152,3 +153,38 @@ async def test_rtp_of_played_rounds_and_the_band_flag(harness: Harness) -> None:
     assert 't1"' not in metrics.split("russian_poker_rtp", 1)[1]
     # Refreshing by hand gives the same two label sets (main and bonus of one ruleset).
     assert await refresh_rtp(h.app.state.pool, h.app.state.theory) == 2
+
+
+async def test_a_ruleset_change_between_rounds_starts_a_new_row(harness: Harness) -> None:
+    h = harness
+    # A small simulation for the changed (non-preset) ruleset, in a thread: a test need not
+    # wait for the 2 × 10⁵ rounds a serving process simulates.
+    h.app.state.theory = TheoryCache(ThreadPoolExecutor(max_workers=1), rounds=2_048)
+    await h.fund({"alice": 100_000})
+    await h.open("oasis", WIN)
+    await h.send("alice", "SitDown")
+    for number in (1, 2):
+        if number == 2:
+            changed = await h.client.put(
+                "/v1/tables/t1/ruleset",
+                json={"overrides": {"ante_max": 5_000}, "reason": "higher limit"},
+                headers=bearer("operator", "op"),
+            )
+            assert changed.status_code == 200, changed.text
+        await h.send("alice", "PlaceAnte", box=1, ante=100)
+        await h.send("alice", "Deal")
+        await h.next_deck(WIN)
+        await h.send("alice", "Play", box=1)
+    changed_rules = make_ruleset("oasis", {"ante_max": 5_000})
+
+    async def both_known() -> bool:
+        rows = (await report(h))["rows"]
+        return len(rows) == 2 and all(r["main"]["theoretical"] is not None for r in rows)
+
+    await eventually(both_known, timeout=60)
+    rows = {r["ruleset_fingerprint"]: r for r in (await report(h))["rows"]}
+    assert set(rows) == {make_ruleset("oasis").fingerprint, changed_rules.fingerprint}
+    simulated = rows[changed_rules.fingerprint]["main"]
+    assert simulated["theoretical_source"] == "simulated"
+    assert (simulated["rounds"], simulated["staked"], simulated["paid_back"]) == (1, 300, 1_000)
+    assert simulated["ci99_low"] is None and simulated["outside_band"] is False
