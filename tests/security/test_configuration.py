@@ -15,6 +15,7 @@ from litestar.testing import AsyncTestClient
 
 from events.pool import create_pool
 from service.app import create_app
+from service.chain.keys import private_key_for
 from service.settings import ConfigurationError, load_settings
 from tests.api.conftest import SECRET, bearer
 from tests.rules.scenario import deck_for
@@ -32,6 +33,7 @@ def test_load_settings_refuses_test_mode_in_production(tmp_path: Any) -> None:
         "RUSSIAN_POKER_JWT_SECRET": SECRET,
         "DATABASE_URL": "postgresql://db.invalid/poker",
         "RUSSIAN_POKER_DATA_DIR": str(tmp_path),
+        "RUSSIAN_POKER_CHECKPOINT_KEY": str(tmp_path / "checkpoint-key.pem"),
     }
     assert load_settings(production).test_mode is False
     for value in ("true", "1", "yes"):
@@ -39,6 +41,9 @@ def test_load_settings_refuses_test_mode_in_production(tmp_path: Any) -> None:
             load_settings({**production, "RUSSIAN_POKER_TEST_MODE": value})
     with pytest.raises(ConfigurationError, match="RUSSIAN_POKER_JWT_SECRET"):
         load_settings({**production, "RUSSIAN_POKER_JWT_SECRET": "short"})
+    unsigned = {k: v for k, v in production.items() if k != "RUSSIAN_POKER_CHECKPOINT_KEY"}
+    with pytest.raises(ConfigurationError, match="RUSSIAN_POKER_CHECKPOINT_KEY"):
+        load_settings(unsigned)
 
 
 def test_create_app_refuses_test_mode_in_production(database_url: str, tmp_path: Any) -> None:
@@ -49,8 +54,14 @@ def test_create_app_refuses_test_mode_in_production(database_url: str, tmp_path:
 
 async def test_production_refuses_every_test_mode_door(database_url: str, tmp_path: Any) -> None:
     await fresh_database(database_url)
+    key = tmp_path / "checkpoint-key.pem"
+    private_key_for(key, create=True)  # production never creates one itself
     production = settings_for(
-        database_url, str(tmp_path), environment="production", test_mode=False
+        database_url,
+        str(tmp_path),
+        environment="production",
+        test_mode=False,
+        checkpoint_key=str(key),
     )
     async with AsyncTestClient(app=create_app(production)) as client:
         response = await client.post(
