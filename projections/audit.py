@@ -291,19 +291,22 @@ class _Batch:
         rules = (event.ruleset.game, event.ruleset.fingerprint)
         self.tables[table_id] = rules
         self.dirty_tables.add(table_id)
-        held = [n for t, n in self.rounds if t == table_id]
-        for number in held:
-            found = self.rounds[(table_id, number)]
+        settled = []
+        for (t, number), found in self.rounds.items():
+            if t != table_id:
+                continue
             if found.row["settled_at"] is None:
                 found.row["game"], found.row["ruleset_fingerprint"] = rules
-        # A round saved by an earlier batch: saving keeps its fingerprint, so set it here
-        # (rounds this batch holds are saved as they are above, settled or not).
+            else:
+                settled.append(number)  # settled in this batch, before the change
+        # Saving a round that has a row already keeps the row's fingerprint, so the row is
+        # set here; a round settled earlier in this batch may still look open in its row.
         await self.conn.execute(
             "UPDATE audit_rounds SET game = $2, ruleset_fingerprint = $3"
             " WHERE table_id = $1 AND settled_at IS NULL AND NOT (round = ANY($4::int[]))",
             table_id,
             *rules,
-            held,
+            settled,
         )
 
     async def _money(self, record: RecordedEvent, event: WalletDebited | WalletCredited) -> None:

@@ -9,10 +9,13 @@ from datetime import datetime
 from typing import Any
 
 import httpx
+import msgspec
 
 from events.pool import create_pool
-from events.ruleset import DEFAULT_BET_PAYTABLE
-from projections.rebuild import rebuild
+from events.ruleset import DEFAULT_BET_PAYTABLE, Ruleset
+from projections.audit import AuditProjection
+from projections.availability import AvailabilityProjection
+from projections.rebuild import rebuild, rebuild_catch_up
 from service.app.auth import mint_token
 from tests.api.conftest import SECRET, bearer
 from tests.processes import eventually
@@ -173,11 +176,39 @@ async def test_the_log_lists_every_change_with_actor_reason_time_and_version(
     # Players are not auditors.
     assert (await log(api, ALICE)).status_code == 403
 
-    # The log is a projection: rebuilt from the events, it is what it was.
+    # Replay re-runs the change inside round 2's window and gets the same settlement.
+    for number in (1, 2):
+        replay = await api.post(
+            "/v1/audit/replay", json={"table_id": "t1", "round": number}, headers=AUDITOR
+        )
+        assert replay.status_code == 200, replay.text
+        assert replay.json()["verified"] == 1 and replay.json()["differences"] == []
+
     pool = await create_pool(database_url)
     try:
+        # The regulator's round record names the ruleset each round was played by.
+        v1 = msgspec.convert(opened.json()["ruleset"], Ruleset).fingerprint
+        v2 = msgspec.convert(view["ruleset"], Ruleset).fingerprint
+
+        async def recorded() -> bool:
+            rows = await pool.fetch(
+                "SELECT round, ruleset_fingerprint FROM audit_rounds"
+                " WHERE table_id = 't1' AND settled_at IS NOT NULL ORDER BY round"
+            )
+            return [(r["round"], r["ruleset_fingerprint"]) for r in rows][:2] == [(1, v1), (2, v2)]
+
+        await eventually(recorded, timeout=30, message="rounds 1 and 2 by their rulesets")
+        # The log is a projection: rebuilt from the events, it is what it was.
         async with pool.acquire() as conn:
             report = await rebuild(conn, "availability")
+            audits = [await rebuild(conn, "audit")]
+            # However the events fall into batches, a change reaches the round it applies to.
+            for size in (1, 2, 3, 5, 8):
+                audits.append(await rebuild_catch_up(conn, AuditProjection(), batch_size=size))
+                small = await rebuild_catch_up(conn, AvailabilityProjection(), batch_size=size)
+                assert not small.differed, (size, small.details)
     finally:
         await pool.close()
     assert report.rows == len(expected) and not report.differed, report.details
+    for audit in audits:
+        assert not audit.differed, audit.details
