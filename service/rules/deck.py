@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import msgspec
@@ -45,11 +45,16 @@ def _word(key: bytes, index: int) -> int:
     return int.from_bytes(block.digest()[offset : offset + _WORD], "big")
 
 
-def _below(key: bytes, cursor: int, n: int) -> tuple[int, int]:
-    """A uniform integer in ``[0, n)`` and the next cursor; rejects the biased tail."""
+def _below(
+    key: bytes, cursor: int, n: int, word: Callable[[bytes, int], int] = _word
+) -> tuple[int, int]:
+    """A uniform integer in ``[0, n)`` and the next cursor; rejects the biased tail.
+
+    ``word`` is the stream (a seam for the unit test of the rejection, which feeds it words
+    at and above the limit; everything else uses the default)."""
     limit = _SPACE - _SPACE % n
     while True:
-        value = _word(key, cursor)
+        value = word(key, cursor)
         cursor += 1
         if value < limit:
             return value % n, cursor
