@@ -67,7 +67,7 @@ _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _COMMANDS: Final = (
     SitDown(seat=1),
     LeaveTable(),
-    PlaceAnte(box=1, ante=100, bonus=100),
+    PlaceAnte(box=1, ante=100, bonus=100, client_seed="my lucky seed"),
     CancelBets(box=1),
     RepeatBets(),
     Deal(),
