@@ -13,6 +13,7 @@ from service.cli.evaluate import evaluate
 from service.cli.export import export_command  # noqa: F401  (registers `audit export`)
 from service.cli.maintenance import migrate_command, openapi_command
 from service.cli.reference_wallet import reference_wallet
+from service.cli.rng_report import rng_report
 from service.cli.serve import serve, token
 from service.cli.simulate import simulate
 from service.cli.verify import verify_command
@@ -34,6 +35,7 @@ main.add_command(evaluate)
 main.add_command(migrate_command)
 main.add_command(openapi_command)
 main.add_command(reference_wallet)
+main.add_command(rng_report)
 main.add_command(serve)
 main.add_command(simulate)
 main.add_command(token)
