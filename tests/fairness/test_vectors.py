@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from service.cli import main
 from service.fairness.vectors import VECTORS_PATH, build_vectors, check_vectors
 from tests.fairness import spec
 
@@ -96,3 +99,15 @@ def test_the_worked_example_in_the_doc_is_the_vector() -> None:
     assert f"`below(38) = {swap['positions'][0]}`" in doc
     assert f"`below(39) = {swap['positions'][1]}`" in doc
     assert f"`{' '.join(swap['received'])}`" in doc
+
+
+def test_the_cli_checks_a_vector_file(tmp_path: Path) -> None:
+    ok = CliRunner().invoke(main, ["verify", "--vectors", str(VECTORS_PATH)])
+    assert ok.exit_code == 0 and "VERIFIED: 5 vector(s)" in ok.output, ok.output
+    changed = json.loads(VECTORS_PATH.read_text())
+    changed["vectors"][0]["deck_key"] = "00" * 32
+    path = tmp_path / "vectors.json"
+    path.write_text(json.dumps(changed))
+    bad = CliRunner().invoke(main, ["verify", "--vectors", str(path)])
+    assert bad.exit_code == 1
+    assert "MISMATCH: vector 'server seed only' deck_key: the code gives" in bad.output
