@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from service.rng.biased import batch
 from service.rng.generate import (
     CARDS,
+    SHUFFLE_BOUNDS,
     derived_seed,
     exchange_counts,
+    fisher_yates,
     production_batch,
     random_seeds,
     seeds,
+    stream_words,
 )
 from service.rules.cards import FULL_DECK
 from service.rules.deck import shuffled
 
 INDEX = {card: i for i, card in enumerate(FULL_DECK)}
-# A real key whose shuffle hits a rejected word (found by the 10⁷ report of docs/rng: shuffle
-# REJECTED_INDEX under --seed docs/rng); rejections happen about 1.6 times in 10⁷ shuffles.
-REJECTED_LABEL = "docs/rng"
-REJECTED_INDEX = -1
+# A real key whose shuffle draws a word in a rejected tail (about 1.5 keys in 10⁷ do; found by
+# searching b"rng-test-rejection-key:" + i as 9 bytes big-endian, i = 112347): the production
+# shuffle reads 52 words instead of 51.
+REJECTING_KEY = b"rng-test-rejection-key:" + (112347).to_bytes(9, "big")
 
 
 def assert_production(keys: list[bytes], start: int) -> tuple[int, ...]:
@@ -48,12 +50,13 @@ def test_fresh_seeds_shuffle_and_exchange_exactly_as_production() -> None:
 
 
 def test_a_rejected_word_is_redone_by_the_production_code() -> None:
-    if REJECTED_INDEX < 0:
-        pytest.skip("no rejecting key recorded yet")
-    key = derived_seed(REJECTED_LABEL, REJECTED_INDEX)
-    assert shuffled(key).cursor > CARDS - 1  # the production shuffle read an extra word
-    keys = [*seeds(0, 20, "tests"), key]
-    assert assert_production(keys, REJECTED_INDEX - 20) == (20,)
+    assert shuffled(REJECTING_KEY).cursor == CARDS  # one word thrown away
+    keys = [*seeds(0, 20, "tests"), REJECTING_KEY, *seeds(20, 20, "tests")]
+    assert assert_production(keys, 0) == (20,)  # detected, redone, and exactly production's
+    # without the redo the vectorised path would have dealt another deck
+    words = stream_words([REJECTING_KEY]).astype(np.int64)
+    plain = fisher_yates(words[:, : CARDS - 1] % SHUFFLE_BOUNDS)
+    assert plain[0].tolist() != [INDEX[c] for c in shuffled(REJECTING_KEY).cards]
 
 
 def test_derived_seeds_are_documented_hmacs() -> None:
