@@ -6,7 +6,7 @@ position down, with rejection of the biased tail of each word. Without a rejecti
 reads exactly 51 words (7 blocks hold 56), and an exchange's reinsertions read the next ones.
 So a batch computes 7 HMAC blocks per seed (hashlib, one call per block: unavoidable), views
 them as a ``(rows, 56)`` word matrix and does every Fisher–Yates step for all rows with numpy.
-A row where any word it reads lies in a rejected tail (about 1.6 in 10⁷ shuffles) is redone
+A row where any word it reads lies in a rejected tail (about 1.5 in 10⁷ shuffles) is redone
 with the production functions themselves, so every row is exactly what the game would deal.
 
 The exchange simulated per shuffle is the game's (RULES §5, ``decisions.exchange``): five

@@ -128,7 +128,8 @@ def write_markdown(path: Path, meta: Meta, tally: Tally, tests: Tests, verdict: 
     for s, failed in zip(tests.statistics, verdict.failed, strict=True):
         lines.append(
             f"| {s.family} | {s.name} | {s.test} | {_number(s.statistic)} | {_number(s.df)} | "
-            f"{_number(s.p_value)} | {'**FAIL**' if failed else 'pass'} |"
+            f"{_number(s.p_value) if s.p_value > 0 else '< 1e-300'} | "
+            f"{'**FAIL**' if failed else 'pass'} |"
         )
     lines += [
         "",
