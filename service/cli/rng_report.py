@@ -12,7 +12,12 @@ __all__ = ["rng_report"]
 
 
 @click.command("rng-report")
-@click.option("--shuffles", type=click.IntRange(min=2), required=True, help="How many decks.")
+@click.option(
+    "--shuffles",
+    type=click.IntRange(min=1000),
+    required=True,
+    help="How many decks (at least 1000: the tests are asymptotic).",
+)
 @click.option(
     "--seed",
     default=None,

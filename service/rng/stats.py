@@ -237,9 +237,9 @@ def _runs(t: Tally) -> list[Statistic]:
     expected = np.array(eulerian_probabilities(CARDS)) * t.shuffles
     # pool the thin tails into their neighbours until every cell expects enough
     lo, hi = 0, len(expected)
-    while lo < hi - 1 and expected[lo] < _MIN_EXPECTED:
+    while lo < hi - 3 and expected[lo] < _MIN_EXPECTED:  # keep at least two cells
         lo += 1
-    while hi - 1 > lo and expected[hi - 1] < _MIN_EXPECTED:
+    while hi - 3 > lo and expected[hi - 1] < _MIN_EXPECTED:
         hi -= 1
     obs = np.concatenate(
         [[observed[: lo + 1].sum()], observed[lo + 1 : hi - 1], [observed[hi - 1 :].sum()]]
