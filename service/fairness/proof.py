@@ -31,10 +31,9 @@ from events.game import (
     RoundSettled,
     SixthCardBought,
 )
+from events.ruleset import Ruleset
 from events.store import AnyConnection, read_stream
 from events.streams import table_stream
-from service.rules.evolve import fold
-from service.rules.state import Table
 
 __all__ = [
     "PROOF_FORMAT",
@@ -164,7 +163,18 @@ def proof_from_events(table_id: str, events: Sequence[Event], number: int) -> Ro
     )
     if opened_at is None:
         raise LookupError(f"table {table_id} has no round {number}")
-    before: Table = fold(Table(), events[:opened_at])
+    # The ruleset in force: the last one an event set before the round (the table's opening,
+    # or a change between rounds). Read, not folded: folding would reshuffle every round.
+    rules = next(
+        (
+            r
+            for e in reversed(events[:opened_at])
+            if isinstance(r := getattr(e, "ruleset", None), Ruleset)
+        ),
+        None,
+    )
+    if rules is None:
+        raise LookupError(f"table {table_id} has no ruleset before round {number}")
     opened = events[opened_at]
     assert isinstance(opened, RoundOpened)
     stacked = opened.deck or None
@@ -219,7 +229,7 @@ def proof_from_events(table_id: str, events: Sequence[Event], number: int) -> Ro
         round=number,
         commitment=opened.commitment,
         server_seed=settled.seed.hex(),
-        discards_return_to_deck=before.rules.discards_return_to_deck,
+        discards_return_to_deck=rules.discards_return_to_deck,
         stacked_deck=stacked,
         boxes=at_deal or tuple(standing[b] for b in sorted(standing)),
         dealt=dealt,

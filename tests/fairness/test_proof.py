@@ -156,3 +156,21 @@ def test_a_round_still_in_play_has_no_proof() -> None:
         proof_from_events("table-1", _table_events(scenario), 1)
     with pytest.raises(LookupError, match="no round 2"):
         proof_from_events("table-1", _table_events(scenario), 2)
+
+
+def test_discards_set_aside_verify_too() -> None:
+    scenario = Scenario(players={"ann": 10_000}, discards_return_to_deck=False)
+    scenario.sit("ann")
+    scenario.open_round()
+    scenario.run(PlaceAnte(box=1, ante=100, client_seed="aside"), ANN)
+    (dealt,) = [e for e in scenario.run(Deal(), ANN) if isinstance(e, CardsDealt)]
+    scenario.run(Exchange(box=1, cards=list(dealt.hands[0].cards[:3])), ANN)
+    scenario.run(Play(box=1), ANN)
+    if scenario.table.round is not None and scenario.table.round.phase == "dealer_draw":
+        scenario.run(RequestDealerExchange(box=1), ANN)
+    proof = proof_from_events("table-1", _table_events(scenario), 1)
+    assert proof.discards_return_to_deck is False
+    assert check_proof(proof).ok
+    # read as if the discards had gone back: the replacements no longer match
+    mismatch = _tampered(proof, lambda d: d.update(discards_return_to_deck=True))
+    assert mismatch.startswith("box 1 exchange card ")
