@@ -91,6 +91,20 @@ async def test_two_players_seeds_make_the_deck_and_the_round_verifies(
     assert [b["client_seed"] for b in recalled["boxes"]] == [ANN_SEED]
 
     auditor = bearer("auditor", "aud")
+
+    async def audit_record() -> dict[str, Any]:
+        # The audit trail is a catch-up projection: wait for the settled round.
+        while True:
+            r = await h.client.get("/v1/audit/rounds/t1/1", headers=auditor)
+            if r.status_code == 200 and r.json()["seed"] is not None:
+                return cast(dict[str, Any], r.json()["record"])
+            await asyncio.sleep(0.05)
+
+    record = await asyncio.wait_for(audit_record(), 10)
+    assert [(b["box"], b["client_seed"]) for b in record["boxes"]] == [
+        (1, ANN_SEED),
+        (2, BOB_SEED),
+    ]
     r = await h.client.post(
         "/v1/audit/replay", json={"table_id": "t1", "round": 1}, headers=auditor
     )
