@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
+import msgspec
 
 from events.commands import (
     SYSTEM,
@@ -24,8 +25,10 @@ from events.commands import (
     BettingTimeUp,
     BuyCard,
     CancelBets,
+    ChangeRuleset,
     CloseTable,
     Command,
+    CompleteAbandonedRound,
     Deal,
     DecisionTimeUp,
     DeclineDealerExchange,
@@ -95,6 +98,15 @@ async def fund_players(wallets: WalletHandler, plans: Sequence[TablePlan]) -> No
         await wallets.transfer(name, "deposit", f"start-{name}", START_BALANCE, actor=OPERATOR)
 
 
+def _paytable_change(state: Table) -> ChangeRuleset:
+    """The operator prices a straight one more (or, on a later change, one less) between
+    rounds: replay, the audit trail and the rebuilds must follow the change."""
+    paytable = dict(state.rules.bet_paytable)
+    paytable["straight"] += 1 if state.ruleset_version % 2 else -1
+    ruleset = msgspec.structs.replace(state.rules, bet_paytable=paytable)
+    return ChangeRuleset(ruleset=ruleset, reason=f"bots: version {state.ruleset_version + 1}")
+
+
 class _TableBots:
     """Plays one table until ``rounds`` rounds have been settled."""
 
@@ -139,6 +151,9 @@ class _TableBots:
             state = await self.state()
             if state.status == "closed":
                 await self.send(ReopenTable(), OPERATOR)
+                state = await self.state()
+            if state.between_rounds and self.rng.random() < 0.03:
+                await self.send(_paytable_change(state), OPERATOR)
                 state = await self.state()
             assert state.round is not None and state.round.number > number, "round stuck"
         return rounds
@@ -219,6 +234,11 @@ class _TableBots:
             if current is None or current.number != number or current.phase == "settled":
                 return
             moves: list[tuple[Command, Actor]] = []
+            if current.phase != "betting" and self.rng.random() < 0.01:
+                # Everyone walks away and a day passes: the interrupted-round timer fires.
+                abandoned = CompleteAbandonedRound(round=number, activity=current.activity)
+                await self.send(abandoned, SYSTEM)
+                continue
             if current.phase == "decisions":
                 for box in current.awaiting_decision():
                     moves.append(self.decision(state, box))

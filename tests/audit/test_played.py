@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from projections.audit import AuditProjection, audit_feed, round_record
+from projections.availability import AvailabilityProjection
 from projections.rebuild import NAMES, rebuild
 from projections.redaction import HIDDEN
 from projections.runner import ProjectionRunner
@@ -62,9 +63,11 @@ async def test_bots_played_every_kind_of_move(played: Played) -> None:
         "DealerExchangeDeclined",
         "DealerCardReplaced",
         "BoxSettled",
+        "RoundAbandoned",
         "RoundSettled",
         "TableClosed",
         "TableReopened",
+        "RulesetChanged",
         "PlayerLeft",
         "WalletDebited",
         "WalletCredited",
@@ -141,8 +144,9 @@ async def test_audit_trail_covers_every_round(played: Played) -> None:
 
 
 async def test_rebuilt_read_models_equal_the_live_ones(played: Played) -> None:
-    runner = ProjectionRunner(AuditProjection(), dsn=played.url, pool=played.pool)
-    await catch_up_fully(runner, played.pool)
+    for projection in (AuditProjection(), AvailabilityProjection()):
+        runner = ProjectionRunner(projection, dsn=played.url, pool=played.pool)
+        await catch_up_fully(runner, played.pool)
     async with played.pool.acquire() as conn:
         for name in NAMES:
             report = await rebuild(conn, name)
