@@ -4,7 +4,8 @@
 :meth:`~service.rules.deck.Deck.reinsert`) for a batch of seeds at once with numpy, ``biased``
 holds two deliberately broken shuffles the report must catch, ``tally`` reduces a batch to the
 counts the tests need, ``run`` spreads batches over every core, ``stats`` holds the tests,
-``report`` the verdict and the Markdown/JSON writers, ``plots`` the PNG figures. See docs/rng.md.
+``report`` the verdict and the Markdown/JSON writers, ``plots`` the PNG figures, ``certify`` all of
+it end to end (the ``rng-report`` command). See docs/rng.md.
 """
 
 from __future__ import annotations
