@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
 from collections.abc import Sequence
 
@@ -14,6 +16,10 @@ from events.store import NewEvent, StreamAppend, append
 from service.chain.checkpoints import Checkpoint, make_checkpoint
 from service.chain.findings import Finding
 from service.chain.verify import ChainReport, verify_chain
+
+_BELOW = """
+SELECT coalesce(max(tx_id), '0'::xid8) < pg_snapshot_xmin(pg_current_snapshot()) FROM events
+"""
 
 
 @pytest.fixture
@@ -49,7 +55,21 @@ async def verify(
         return await verify_chain(conn, [key.public_key()], **window)  # type: ignore[arg-type]
 
 
-async def checkpoint(pool: asyncpg.Pool[asyncpg.Record], key: Ed25519PrivateKey) -> Checkpoint:
+async def below_horizon(pool: asyncpg.Pool[asyncpg.Record], timeout: float = 60.0) -> None:
+    """Wait until every event is below the horizon: a transaction still open anywhere on
+    the server (other tests' too) holds it back, and a checkpoint covers only what is below."""
+    deadline = time.monotonic() + timeout
+    while not await pool.fetchval(_BELOW):
+        assert time.monotonic() < deadline, "the horizon did not pass the events"
+        await asyncio.sleep(0.05)
+
+
+async def checkpoint(
+    pool: asyncpg.Pool[asyncpg.Record], key: Ed25519PrivateKey, *, settle: bool = True
+) -> Checkpoint:
+    """A checkpoint now; with ``settle``, once every event so far is below the horizon."""
+    if settle:
+        await below_horizon(pool)
     async with pool.acquire() as conn:
         made = await make_checkpoint(conn, key, allow_empty=True)
     assert made is not None

@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from service.chain.keys import private_key_for, public_pem
 from service.cli import main
-from tests.chain.conftest import fill, verify
+from tests.chain.conftest import below_horizon, fill, verify
 
 if TYPE_CHECKING:
     Pool: TypeAlias = asyncpg.Pool[asyncpg.Record]
@@ -33,6 +33,7 @@ async def test_checkpoint_then_verify_then_catch_a_change(
     private_key_for(key_file, create=True)
     assert key_file.stat().st_mode & 0o777 == 0o600
     await fill(pool, ["a", "b"], 4)
+    await below_horizon(pool)
     made = await _cli(database_url, key_file, "checkpoint")
     assert made.exit_code == 0, made.output
     assert made.output.startswith("checkpoint 1: 2 stream head(s)")
@@ -62,6 +63,7 @@ async def test_only_the_given_public_key_is_trusted(
     key_file = tmp_path / "checkpoint-key.pem"
     private_key_for(key_file, create=True)
     await fill(pool, ["a"], 2)
+    await below_horizon(pool)
     assert (await _cli(database_url, key_file, "checkpoint")).exit_code == 0
     other = tmp_path / "other.pem"
     other.write_text(public_pem(Ed25519PrivateKey.generate().public_key()))

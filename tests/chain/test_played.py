@@ -17,7 +17,7 @@ from service.chain.background import Checkpointer
 from service.chain.merkle import audit_path, leaf_bytes, merkle_root, root_from_path
 from service.handling import CommandHandler, WalletHandler
 from tests.audit.bots import default_plans, fund_players, play_tables
-from tests.chain.conftest import checkpoint, fill, verify
+from tests.chain.conftest import below_horizon, checkpoint, fill, verify
 
 if TYPE_CHECKING:
     Pool: TypeAlias = asyncpg.Pool[asyncpg.Record]
@@ -31,7 +31,7 @@ async def test_played_rounds_verify_with_checkpoints_taken_meanwhile(
     playing = asyncio.create_task(play_tables(CommandHandler(pool), pool, plans, 15))
     made = 0
     while not playing.done():
-        await checkpoint(pool, key)
+        await checkpoint(pool, key, settle=False)
         made += 1
         await asyncio.sleep(0.05)
     rounds, _ = await playing
@@ -67,6 +67,7 @@ async def test_background_checkpointers_make_one_checkpoint_at_a_time(
     pool: Pool, key: Ed25519PrivateKey
 ) -> None:
     await fill(pool, ["a", "b"], 4)
+    await below_horizon(pool)
     instances = [Checkpointer(pool, key, every_s=3600) for _ in range(4)]
     made = await asyncio.gather(*(c.tick() for c in instances))
     assert sum(m is not None for m in made) >= 1
