@@ -387,7 +387,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             description=(
                 "Seconds without any activity in a round with stakes on the table after "
                 "which the rules complete it by their defaults (docs/rules-decisions.md, "
-                "\"Interrupted rounds\"): undecided boxes folded, dealer-draw offers "
+                '"Interrupted rounds"): undecided boxes folded, dealer-draw offers '
                 "declined, the rest settled as usual; a round not yet dealt has its bets "
                 f"refunded. {ABANDONED_MIN_S}..{ABANDONED_MAX_S} and more than both "
                 "`betting_timeout_s` and `decision_timeout_s`. Default 86400 (24 h)."
