@@ -29,6 +29,7 @@ __all__ = [
     "Leaf",
     "checkpoint_digest",
     "make_checkpoint",
+    "sorted_leaves",
 ]
 
 CHECKPOINT_LOCK: Final = int.from_bytes(
