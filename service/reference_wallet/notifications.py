@@ -22,7 +22,9 @@ from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import (
+    OpenAPIHeader,
     OpenAPIMediaType,
+    OpenAPIResponse,
     OpenAPIType,
     Operation,
     RequestBody,
@@ -159,6 +161,18 @@ class _NoticeOperation(Operation):
             if isinstance(parameter, ParameterSpec) and parameter.name == HEADER:
                 parameter.required = True
                 parameter.schema = Schema(type=OpenAPIType.STRING)
+        answer = (self.responses or {}).get("200")
+        if isinstance(answer, OpenAPIResponse):
+            answer.headers = {
+                HEADER: OpenAPIHeader(
+                    description=(
+                        "The answer's signature, as for the money calls; the game needs only"
+                        " the 2xx and does not check it."
+                    ),
+                    required=True,
+                    schema=Schema(type=OpenAPIType.STRING),
+                )
+            }
 
 
 class NotificationsController(Controller):

@@ -554,6 +554,7 @@ def test_openapi_documents_the_four_calls_and_every_field() -> None:
     assert sorted(document["paths"]) == [
         "/wallet/balance",
         "/wallet/bet",
+        "/wallet/notifications/table-status",
         "/wallet/rollback",
         "/wallet/win",
     ]
