@@ -11,6 +11,7 @@ call the same functions and always agree.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -39,10 +40,16 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+# One block serves eight words; a shuffle reads about 51 words, so without the cache it would
+# compute every block eight times. A memo of a pure function keeps the core pure.
+@functools.lru_cache(maxsize=1024)
+def _block(key: bytes, number: int) -> bytes:
+    return hmac.digest(key, number.to_bytes(8, "big"), "sha256")
+
+
 def _word(key: bytes, index: int) -> int:
-    block = hmac.new(key, (index // _WORDS_PER_BLOCK).to_bytes(8, "big"), hashlib.sha256)
     offset = (index % _WORDS_PER_BLOCK) * _WORD
-    return int.from_bytes(block.digest()[offset : offset + _WORD], "big")
+    return int.from_bytes(_block(key, index // _WORDS_PER_BLOCK)[offset : offset + _WORD], "big")
 
 
 def _below(
