@@ -169,3 +169,23 @@ async def test_a_notification_is_sent_again_until_the_operator_takes_it(
 
 def _json() -> dict[str, str]:
     return {"content-type": "application/json"}
+
+
+async def test_a_shared_table_notifies_every_operator_with_a_wallet(
+    casino: Casino, reference_wallet: ReferenceWallet
+) -> None:
+    await casino.register("acme", reference_wallet)
+    await casino.register("beta", reference_wallet)
+    await casino.register("house")  # internal: not called
+    await casino.open_table("shared-1", "russian", DECK)  # opened by the admin, shared
+    r = await casino.client.post(
+        "/v1/tables/shared-1/close", json={"reason": "end of the tournament"}, headers=ADMIN
+    )
+    assert r.status_code == 200, r.text
+    notices = await arrived(reference_wallet, 2)
+    assert sorted(n["operator_id"] for n in notices) == ["acme", "beta"]
+    assert {(n["table_id"], n["status"], n["actor"]["role"]) for n in notices} == {
+        ("shared-1", "closed", "admin")
+    }
+    # One event, one id: each operator deduplicates its own copy by it.
+    assert len({n["notification_id"] for n in notices}) == 1
