@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
@@ -101,8 +102,19 @@ def verify_chain_command(
         raise click.ClickException(str(error)) from None
     window = (_time(start), _time(end))
 
+    started = time.perf_counter()
+    shown = [started]
+
+    def progress(events: int) -> None:
+        # On stderr, at most once a second: stdout stays the findings.
+        now = time.perf_counter()
+        if now - shown[0] >= 1.0:
+            shown[0] = now
+            rate = events / (now - started)
+            click.echo(f"re-hashed {events:,} events ({rate:,.0f} events/s)", err=True)
+
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ChainReport:
-        return await verify_chain(conn, trusted, start=window[0], end=window[1])
+        return await verify_chain(conn, trusted, start=window[0], end=window[1], progress=progress)
 
     report = _run(work)
     if as_json:
