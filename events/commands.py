@@ -82,9 +82,9 @@ class OpenTable(_Command, frozen=True):
     private_for: Annotated[
         str | None, msgspec.Meta(description="A private game (seed 003): only this player may sit.")
     ] = None
-    operator_id: Annotated[
-        str, msgspec.Meta(description="The operator the table belongs to.")
-    ] = "default"
+    operator_id: Annotated[str, msgspec.Meta(description="The operator the table belongs to.")] = (
+        "default"
+    )
     shared: Annotated[
         bool,
         msgspec.Meta(description="Players of every operator may sit (opened by an admin)."),

@@ -72,9 +72,7 @@ def close_table(table: Table, command: CloseTable, actor: Actor) -> list[Event]:
         for box in current.boxes:
             events.extend(cancel_box(table, box))
         events.append(
-            RoundSettled(
-                round=current.number, commitment=current.commitment, seed=current.seed
-            )
+            RoundSettled(round=current.number, commitment=current.commitment, seed=current.seed)
         )
     events.append(TableClosed(reason=command.reason))
     return events

@@ -61,6 +61,9 @@ ACCESS: Final[dict[str, frozenset[Role]]] = {
     "GET /v1/audit/reconciliation": frozenset({AUDITOR_ROLE}),
     "GET /v1/audit/software": frozenset({AUDITOR_ROLE, ADMIN_ROLE}),
     "GET /v1/audit/rtp": frozenset({OPERATOR_ROLE, AUDITOR_ROLE, ADMIN_ROLE}),
+    "GET /v1/audit/checkpoints": frozenset({AUDITOR_ROLE, ADMIN_ROLE}),
+    "GET /v1/audit/checkpoints/public-key": frozenset({AUDITOR_ROLE, ADMIN_ROLE}),
+    "GET /v1/tables/{table_id}/rounds/{number}/proof": EVERYONE,
     "GET /health/live": PUBLIC,
     "GET /health/ready": PUBLIC,
 }
