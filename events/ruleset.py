@@ -356,7 +356,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         msgspec.Meta(
             description=(
                 "What the bonus pays per first-five-card hand, as a multiple of the "
-                "bonus bet (N to 1, 0..100000), for every hand from `bonus_min_hand` "
+                "bonus bet (N to 1, 1..100000), for every hand from `bonus_min_hand` "
                 "up. Default three_of_a_kind 5, straight 40, flush 50, full_house 70,"
                 " four_of_a_kind 200, straight_flush 500, royal_flush 1000."
             )
@@ -534,8 +534,10 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
                     f"`bonus_paytable` must price every hand from `bonus_min_hand` "
                     f"({self.bonus_min_hand}) up (missing: {missing})"
                 )
-            if any(not 0 <= v <= 100_000 for v in self.bonus_paytable.values()):
-                problems.append("`bonus_paytable` multiples must be 0..100000")
+            # A qualifying hand at 0 would be settled as a loss (its stake kept), which no
+            # "0 to 1" reading means; a hand that should not pay is below `bonus_min_hand`.
+            if any(not 1 <= v <= 100_000 for v in self.bonus_paytable.values()):
+                problems.append("`bonus_paytable` multiples must be 1..100000")
         return problems
 
     @property

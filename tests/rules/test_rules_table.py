@@ -3,6 +3,8 @@ balances."""
 
 from __future__ import annotations
 
+import pytest
+
 from events.commands import (
     BettingTimeUp,
     BuyCard,
@@ -24,6 +26,7 @@ from events.game import (
     PlayerLeft,
 )
 from events.wallet import WalletCredited, WalletDebited
+from service.rules.presets import RulesetError, make_ruleset
 from service.rules.state import Table
 from tests.rules.rounds import (
     ANN,
@@ -346,3 +349,12 @@ def test_betting_time_up_deals_what_is_bet() -> None:
     assert scenario.table.round.phase == "decisions"  # type: ignore[union-attr]
     refused(scenario, BettingTimeUp(round=1), SYSTEM, "stale_timeout")
     books(scenario)
+
+
+def test_a_bonus_paytable_prices_every_qualifying_hand_at_one_to_one_or_more() -> None:
+    # At 0 a qualifying bonus hand would be settled as a loss; "does not pay" is bonus_min_hand.
+    with pytest.raises(RulesetError, match=r"`bonus_paytable` multiples must be 1\.\.100000"):
+        make_ruleset("oasis", {"bonus_enabled": True, "bonus_paytable": {"straight": 0}})
+    assert (
+        make_ruleset("oasis", {"bonus_paytable": {"straight": 1}}).bonus_paytable["straight"] == 1
+    )
