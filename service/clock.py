@@ -10,7 +10,6 @@ transaction then drops the timer (it is no longer pending). A time-out the rules
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Final
 
 import asyncpg
@@ -19,6 +18,7 @@ import structlog
 
 from events.commands import SYSTEM, BettingTimeUp, CompleteAbandonedRound, DecisionTimeUp
 from events.pool import DATABASE_GONE
+from service.background import BackgroundLoop
 from service.handling import CommandHandler, Conflict
 from service.rules.errors import RuleViolation
 
@@ -32,7 +32,9 @@ WHERE due_at <= now() ORDER BY due_at LIMIT $1
 _timeout: Final = msgspec.json.Decoder(BettingTimeUp | DecisionTimeUp | CompleteAbandonedRound)
 
 
-class Clock:
+class Clock(BackgroundLoop):
+    name = "clock"
+
     def __init__(
         self,
         pool: asyncpg.Pool[asyncpg.Record],
@@ -45,7 +47,6 @@ class Clock:
         self._commands = commands
         self._interval_s = interval_s
         self._batch = batch
-        self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> int:
         """Send every time-out that is due; returns how many were acted on."""
@@ -65,15 +66,6 @@ class Clock:
             except Conflict:
                 continue  # the table is busy; the timer stays due and is tried next tick
         return sent
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
     async def _run(self) -> None:
         while True:

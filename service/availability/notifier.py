@@ -14,7 +14,6 @@ as a money call is (WALLET-PROTOCOL §3.3).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import uuid
 from datetime import UTC, datetime
@@ -25,6 +24,7 @@ import msgspec
 import structlog
 
 from service.availability.notices import NOTICE_PATH, NoticeActor, TableStatusNotice
+from service.background import BackgroundLoop
 from service.operators import OperatorRegistry
 from service.wallet.signing import HEADER, sign
 
@@ -61,8 +61,10 @@ WHERE operator_id = $1 AND notification_id = $2
 _encoder = msgspec.json.Encoder()
 
 
-class TableNotifier:
+class TableNotifier(BackgroundLoop):
     """Sends the owed table-status notifications, in the background."""
+
+    name = "table-notifier"
 
     def __init__(
         self,
@@ -79,17 +81,8 @@ class TableNotifier:
         self._backoff_max_s = backoff_max_s
         self._poll_s = poll_s
         self._client = httpx.AsyncClient(headers={"user-agent": "russian-poker-notices/1"})
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="table-notifier")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+    async def _closed(self) -> None:
         await self._client.aclose()
 
     async def _run(self) -> None:

@@ -8,13 +8,13 @@ one instance makes each checkpoint and the others skip that tick.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 import asyncpg
 import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events.pool import DATABASE_GONE
+from service.background import BackgroundLoop
 from service.chain.checkpoints import Checkpoint, make_checkpoint
 
 __all__ = ["Checkpointer"]
@@ -22,14 +22,17 @@ __all__ = ["Checkpointer"]
 _log = structlog.get_logger(__name__)
 
 
-class Checkpointer:
+class Checkpointer(BackgroundLoop):
+    """Checkpoints the chain every ``every_s`` seconds, skipping a tick when nothing changed."""
+
+    name = "chain-checkpoints"
+
     def __init__(
         self, pool: asyncpg.Pool[asyncpg.Record], key: Ed25519PrivateKey, *, every_s: float
     ) -> None:
         self._pool = pool
         self._key = key
         self._every_s = every_s
-        self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> Checkpoint | None:
         """Make the next checkpoint if something changed and no one else is making it."""
@@ -38,15 +41,6 @@ class Checkpointer:
         if checkpoint is not None:
             _log.info("chain_checkpoint", seq=checkpoint.seq, leaves=checkpoint.leaf_count)
         return checkpoint
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
     async def _run(self) -> None:
         while True:

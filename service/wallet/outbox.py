@@ -24,6 +24,7 @@ from typing import Any, Final
 
 import structlog
 
+from service.background import BackgroundLoop
 from service.observability import WALLET_CALLS, WALLET_MANUAL, WALLET_OWED
 from service.operators import OperatorRegistry
 from service.wallet.bets import PLAYER_LOCK, attempt_key, undo
@@ -86,8 +87,10 @@ WHERE status IN ('pending', 'accepted') AND created_at < now() - make_interval(s
 """
 
 
-class Outbox:
+class Outbox(BackgroundLoop):
     """Delivers owed calls and recovers abandoned attempts, in the background."""
+
+    name = "wallet-outbox"
 
     def __init__(
         self,
@@ -106,19 +109,8 @@ class Outbox:
         self._poll_s = poll_s
         self._slots = asyncio.Semaphore(parallel)
         self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
         self._manual_counted_at: float | None = None
         self._flagged = False
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="wallet-outbox")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     def wake(self) -> None:
         """Something was queued: deliver now rather than at the next poll."""
