@@ -163,12 +163,22 @@ def proof_from_events(table_id: str, events: Sequence[Event], number: int) -> Ro
     )
     if opened_at is None:
         raise LookupError(f"table {table_id} has no round {number}")
-    # The ruleset in force: the last one an event set before the round (the table's opening,
-    # or a change between rounds). Read, not folded: folding would reshuffle every round.
+    # The ruleset in force: the last one an event set before the round's deal (its end, if
+    # it was never dealt). A change may still land after RoundOpened, while no bet stands
+    # (the shell opens the next round as soon as one settles), and the round plays by it.
+    # Read, not folded: folding would reshuffle every round.
+    cut = next(
+        (
+            i
+            for i, e in enumerate(events[opened_at + 1 :], opened_at + 1)
+            if isinstance(e, CardsDealt | RoundSettled) and e.round == number
+        ),
+        len(events),
+    )
     rules = next(
         (
             r
-            for e in reversed(events[:opened_at])
+            for e in reversed(events[:cut])
             if isinstance(r := getattr(e, "ruleset", None), Ruleset)
         ),
         None,

@@ -10,9 +10,11 @@ import pytest
 from events.codec import Event
 from events.commands import (
     BuyCard,
+    ChangeRuleset,
     CloseTable,
     Deal,
     Exchange,
+    Fold,
     PlaceAnte,
     Play,
     RequestDealerExchange,
@@ -174,3 +176,21 @@ def test_discards_set_aside_verify_too() -> None:
     # read as if the discards had gone back: the replacements no longer match
     mismatch = _tampered(proof, lambda d: d.update(discards_return_to_deck=True))
     assert mismatch.startswith("box 1 exchange card ")
+
+
+def test_a_ruleset_changed_after_the_round_opened_is_the_rounds() -> None:
+    # The shell opens the next round as soon as one settles, so a change between rounds
+    # lands after that round's RoundOpened, while no bet stands: the round plays by it.
+    scenario = Scenario(players={"ann": 10_000})
+    scenario.sit("ann")
+    scenario.open_round()
+    assert scenario.table.rules.discards_return_to_deck
+    aside = msgspec.structs.replace(scenario.table.rules, discards_return_to_deck=False)
+    scenario.run(ChangeRuleset(ruleset=aside, reason="discards set aside"), OPERATOR)
+    scenario.run(PlaceAnte(box=1, ante=100), ANN)
+    (dealt,) = [e for e in scenario.run(Deal(), ANN) if isinstance(e, CardsDealt)]
+    scenario.run(Exchange(box=1, cards=list(dealt.hands[0].cards[:3])), ANN)
+    scenario.run(Fold(box=1), ANN)
+    proof = proof_from_events("table-1", _table_events(scenario), 1)
+    assert proof.discards_return_to_deck is False
+    assert check_proof(proof).ok
