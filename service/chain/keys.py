@@ -114,12 +114,14 @@ def verify_signature(key: Ed25519PublicKey, signature: bytes, message: bytes) ->
     return True
 
 
-def signing_key(settings: Settings) -> Ed25519PrivateKey:
+def signing_key(settings: Settings, *, create: bool = True) -> Ed25519PrivateKey:
     """The configured key; in development created on first use (settings built in code
-    without a path use ``<data_dir>/checkpoint-key.pem``). Production never creates one."""
+    without a path use ``<data_dir>/checkpoint-key.pem``). Production never creates one,
+    and neither does a verifier (``create=False``): a key made just to check with would
+    trust nothing that was ever signed."""
     production = settings.environment == "production"
     if production and not settings.checkpoint_key:
         raise CheckpointKeyError("RUSSIAN_POKER_CHECKPOINT_KEY: production needs its key file")
     directory = settings.data_dir or str(data_dir())
     path = settings.checkpoint_key or str(Path(directory) / "checkpoint-key.pem")
-    return private_key_for(Path(path).expanduser(), create=not production)
+    return private_key_for(Path(path).expanduser(), create=create and not production)

@@ -50,9 +50,9 @@ def _run(work: Callable[[asyncpg.Connection[asyncpg.Record]], Awaitable[T]]) -> 
     return asyncio.run(main())
 
 
-def _settings_key() -> Ed25519PrivateKey:
+def _settings_key(*, create: bool = True) -> Ed25519PrivateKey:
     try:
-        return signing_key(load_settings())
+        return signing_key(load_settings(), create=create)
     except (ConfigurationError, CheckpointKeyError) as error:
         raise click.ClickException(str(error)) from None
 
@@ -96,7 +96,7 @@ def verify_chain_command(
         trusted = (
             [load_public_key(path) for path in public_keys]
             if public_keys
-            else [_settings_key().public_key()]
+            else [_settings_key(create=False).public_key()]
         )
     except CheckpointKeyError as error:
         raise click.ClickException(str(error)) from None

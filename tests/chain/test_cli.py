@@ -117,3 +117,12 @@ async def test_a_window_still_checks_its_first_link(
     await pool.execute("DELETE FROM events WHERE stream_id = 'a' AND stream_version = 3")
     report = await verify(pool, key, **window)
     assert [(f.kind, f.stream_version) for f in report.findings] == [("deleted", 3)]
+
+
+async def test_verifying_never_creates_a_key(database_url: str, tmp_path: Path) -> None:
+    # A key made just to check with would trust nothing ever signed: refuse, and say why.
+    missing = tmp_path / "no-such-key.pem"
+    refused = await _cli(database_url, missing, "verify-chain")
+    assert refused.exit_code == 1
+    assert "cannot read the checkpoint key" in refused.output
+    assert not missing.exists()
