@@ -13,7 +13,7 @@ import asyncio
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -24,6 +24,7 @@ from events.pool import connect
 from projections.rebuild import NAMES, RebuildReport, rebuild
 from service.audit.reconcile import ReconcileReport, reconcile
 from service.audit.replay import ReplayReport, rounds_in_play, select_rounds, verify_rounds
+from service.cli.audit_group import iso_time
 from service.database import database_url, migrated
 from service.tenancy import DEFAULT_OPERATOR
 from service.wallet.reconcile import ExportError, OurTransaction, compare, parse_export
@@ -54,17 +55,6 @@ def _run(work: Callable[[asyncpg.Connection[asyncpg.Record]], Awaitable[T]]) -> 
             await conn.close()
 
     return asyncio.run(main())
-
-
-def _time(value: str | None) -> datetime | None:
-    """ISO 8601; a time without a zone is UTC."""
-    if value is None:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not an ISO 8601 time") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 @click.group("projections")
@@ -144,7 +134,7 @@ def replay_command(
         if not table_id or not number.isdigit():
             raise click.BadParameter(f"{round_id!r} is not TABLE:N", param_hint="--round")
         table_round = (table_id, int(number))
-    window = (_time(start), _time(end))
+    window = (iso_time(start), iso_time(end))
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ReplayReport:
         try:
@@ -221,7 +211,7 @@ def reconcile_command(
     that operator (created in [--from, --to)) with the operator's own export, transaction
     by transaction, and lists each discrepancy; exits 1 if there is any.
     """
-    window = (_time(start), _time(end))
+    window = (iso_time(start), iso_time(end))
     if (operator_id is None) != (theirs is None):
         raise click.UsageError("--operator and --theirs go together")
     if operator_id is not None and theirs is not None:

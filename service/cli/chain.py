@@ -24,8 +24,7 @@ from events.pool import connect
 from service.chain.checkpoints import Checkpoint, make_checkpoint
 from service.chain.keys import CheckpointKeyError, load_public_key, signing_key
 from service.chain.verify import ChainReport, verify_chain
-from service.cli.audit import _time
-from service.cli.audit_group import audit
+from service.cli.audit_group import audit, iso_time
 from service.database import database_url, migrated
 from service.settings import ConfigurationError, load_settings
 
@@ -100,7 +99,7 @@ def verify_chain_command(
         )
     except CheckpointKeyError as error:
         raise click.ClickException(str(error)) from None
-    window = (_time(start), _time(end))
+    window = (iso_time(start), iso_time(end))
 
     started = time.perf_counter()
     shown = [started]

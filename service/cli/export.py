@@ -9,30 +9,18 @@ the manifest's digest.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import click
 
 from events.pool import connect
-from service.cli.audit_group import audit
+from service.cli.audit_group import audit, iso_time
 from service.database import database_url, migrated
 from service.reports.export import ExportIncomplete, Format, export_rounds
 from service.software import installed
 
 __all__ = ["export_command"]
-
-
-def _time(value: str | None) -> datetime | None:
-    """ISO 8601; a time without a zone is UTC."""
-    if value is None:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not an ISO 8601 time") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 @audit.command("export")
@@ -50,7 +38,7 @@ def _time(value: str | None) -> datetime | None:
 def export_command(since: str | None, until: str | None, kind: str, out: Path) -> None:
     """Export every round settled in [--from, --to) as JSON lines or CSV, with a manifest
     (row count, the data file's SHA-256, the software digest, and the manifest's own)."""
-    start, end = _time(since), _time(until)
+    start, end = iso_time(since), iso_time(until)
     if start and end and start >= end:
         raise click.BadParameter("--from must be before --to")
     chosen: Format = "csv" if kind == "csv" else "jsonl"
