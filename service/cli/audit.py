@@ -9,52 +9,29 @@ difference, so a cron job or CI step fails loudly.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Final
 
 import asyncpg
 import click
 
-from events.pool import connect
 from projections.rebuild import NAMES, RebuildReport, rebuild
 from service.audit.reconcile import ReconcileReport, reconcile
 from service.audit.replay import ReplayReport, rounds_in_play, select_rounds, verify_rounds
-from service.cli.audit_group import iso_time
-from service.database import database_url, migrated
+from service.cli.audit_group import iso_time, on_the_store
 from service.tenancy import DEFAULT_OPERATOR
 from service.wallet.reconcile import ExportError, OurTransaction, compare, parse_export
 
 __all__ = ["projections_group", "reconcile_command", "register", "replay_command"]
-
-T = TypeVar("T")
 
 
 def register(main: click.Group) -> None:
     """Add this module's commands to the ``russian-poker`` group."""
     for command in (projections_group, replay_command, reconcile_command):
         main.add_command(command)
-
-
-def _run(work: Callable[[asyncpg.Connection[asyncpg.Record]], Awaitable[T]]) -> T:
-    async def main() -> T:
-        url = database_url()
-        await migrated(url)
-        # A rebuild folds in Python between statements of one long transaction: the
-        # service's idle-in-transaction limit is too short for that on a large store.
-        conn = await connect(
-            url, idle_in_transaction_timeout=600, application_name="russian-poker-audit"
-        )
-        try:
-            return await work(conn)
-        finally:
-            await conn.close()
-
-    return asyncio.run(main())
 
 
 @click.group("projections")
@@ -74,7 +51,7 @@ def rebuild_command(name: str | None) -> None:
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> list[RebuildReport]:
         return [await rebuild(conn, n) for n in ([name] if name else NAMES)]
 
-    reports = _run(work)
+    reports = on_the_store(work)
     for report in reports:
         for detail in report.details:
             click.echo(f"{report.name}: {detail}")
@@ -151,7 +128,7 @@ def replay_command(
             report.in_play = len(unsettled)
         return report
 
-    report = _run(work)
+    report = on_the_store(work)
     for difference in report.differences:
         click.echo(str(difference))
     for skipped in report.skipped:
@@ -221,7 +198,7 @@ def reconcile_command(
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ReconcileReport:
         return await reconcile(conn, start=window[0], end=window[1])
 
-    report = _run(work)
+    report = on_the_store(work)
     for mismatch in report.mismatches:
         click.echo(str(mismatch))
     for line in _reconcile_counts(report, window != (None, None)):
@@ -277,7 +254,7 @@ def _reconcile_operator(
         # operator's export (which has no window) lists them.
         return inside, {r["transaction_id"] for r in rows if not r["inside"]}
 
-    read = _run(work)
+    read = on_the_store(work)
     if read is None:
         raise click.ClickException(f"no operator {operator_id!r}")
     ours, elsewhere = read

@@ -8,45 +8,22 @@ prints every finding (the first one first) and exits 1 if there is any.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
 
 import asyncpg
 import click
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.pool import connect
 from service.chain.checkpoints import Checkpoint, make_checkpoint
 from service.chain.keys import CheckpointKeyError, load_public_key, signing_key
 from service.chain.verify import ChainReport, verify_chain
-from service.cli.audit_group import audit, iso_time
-from service.database import database_url, migrated
+from service.cli.audit_group import audit, iso_time, on_the_store
 from service.settings import ConfigurationError, load_settings
 
 __all__ = ["checkpoint_command", "verify_chain_command"]
-
-T = TypeVar("T")
-
-
-def _run(work: Callable[[asyncpg.Connection[asyncpg.Record]], Awaitable[T]]) -> T:
-    async def main() -> T:
-        url = database_url()
-        await migrated(url)
-        # The verification is one long read-only transaction over the whole store.
-        conn = await connect(
-            url, idle_in_transaction_timeout=3600, application_name="russian-poker-chain"
-        )
-        try:
-            return await work(conn)
-        finally:
-            await conn.close()
-
-    return asyncio.run(main())
 
 
 def _settings_key(*, create: bool = True) -> Ed25519PrivateKey:
@@ -64,7 +41,7 @@ def checkpoint_command() -> None:
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> Checkpoint | None:
         return await make_checkpoint(conn, key, allow_empty=True)
 
-    made = _run(work)
+    made = on_the_store(work, idle_in_transaction_s=3600, name="russian-poker-chain")
     assert made is not None
     click.echo(
         f"checkpoint {made.seq}: {made.leaf_count} stream head(s), horizon tx {made.upto_tx_id}, "
@@ -115,7 +92,7 @@ def verify_chain_command(
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ChainReport:
         return await verify_chain(conn, trusted, start=window[0], end=window[1], progress=progress)
 
-    report = _run(work)
+    report = on_the_store(work, idle_in_transaction_s=3600, name="russian-poker-chain")
     if as_json:
         click.echo(
             msgspec.json.encode(

@@ -17,7 +17,7 @@ import asyncpg
 import click
 import msgspec
 
-from service.cli.audit import _run
+from service.cli.audit_group import on_the_store
 from service.fairness.check import check_proof
 from service.fairness.proof import RoundProof, load_proof
 from service.fairness.vectors import check_vectors
@@ -84,7 +84,7 @@ def _load(round_id: str) -> RoundProof:
         except LookupError as error:
             raise click.ClickException(str(error)) from None
 
-    return _run(work)
+    return on_the_store(work)
 
 
 def _check_vectors(path: Path) -> None:
