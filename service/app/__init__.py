@@ -49,6 +49,7 @@ from service.availability.notifier import TableNotifier
 from service.cache import CommittedCache
 from service.chain.background import Checkpointer
 from service.chain.keys import signing_key
+from service.client import client_router
 from service.clock import Clock
 from service.database import database_url, migrated, wait_for_database
 from service.handling import CommandHandler, WalletHandler
@@ -181,6 +182,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             MetricsController,
             ProblemsController,
             swagger_assets_router(),
+            client_router(),
         ],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),
@@ -262,6 +264,6 @@ def _rate_limit(settings: Settings) -> list[Any]:
     config = RateLimitConfig(
         rate_limit=("second", settings.rate_limit),
         identifier_for_request=rate_limit_key,
-        exclude=["/health", "/metrics", "/schema", "/problems"],
+        exclude=["/health", "/metrics", "/schema", "/problems", "/play"],
     )
     return [config.middleware]

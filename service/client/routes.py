@@ -1,0 +1,80 @@
+"""``/play/`` (the lobby), ``/play/{table_id}`` (a table) and the client's static files.
+
+Every page is the same ``index.html``: the client reads the table id from its address and
+the token from the fragment, which browsers never send to a server. The Content-Security-
+Policy allows nothing but this origin, so the page cannot load or call anything else, and
+the token cannot be sent elsewhere by an injected script.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from litestar import Response, get
+from litestar.datastructures import CacheControlHeader
+from litestar.router import Router
+from litestar.static_files import create_static_files_router
+
+__all__ = ["CLIENT_PATH", "CONTENT_SECURITY_POLICY", "client_router"]
+
+CLIENT_PATH: Final = "/play"
+WEB: Final = Path(__file__).parent / "web"
+CONTENT_SECURITY_POLICY: Final = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'self'",
+    ]
+)
+_HEADERS: Final = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def _page() -> Response[bytes]:
+    # Read per request, not at import: the page is small and a deploy's edit shows at once.
+    return Response(
+        (WEB / "index.html").read_bytes(),
+        media_type="text/html; charset=utf-8",
+        headers={**_HEADERS, "Cache-Control": "no-cache"},
+    )
+
+
+@get("/", include_in_schema=False, name="client-lobby")
+async def lobby() -> Response[bytes]:
+    """The lobby: the tables the token may see."""
+    return _page()
+
+
+@get("/{table_id:str}", include_in_schema=False, name="client-table")
+async def table(table_id: str) -> Response[bytes]:
+    """One table; the client reads its id from the address."""
+    del table_id
+    return _page()
+
+
+async def _secured(response: Response[Any]) -> Response[Any]:
+    response.headers.update(_HEADERS)
+    return response
+
+
+def client_router() -> Router:
+    """The pages and, under ``/play/static``, the modules, styles and catalogues."""
+    static = create_static_files_router(
+        path="/static",
+        directories=[WEB],
+        include_in_schema=False,
+        # Revalidated each time: a client of one release never mixes with another's modules.
+        cache_control=CacheControlHeader(no_cache=True),
+        name="client-static",
+        after_request=_secured,
+    )
+    return Router(path=CLIENT_PATH, route_handlers=[lobby, table, static])

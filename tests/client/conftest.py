@@ -1,0 +1,130 @@
+"""The browser client's fixtures: a real service process and Debian's Chromium.
+
+One service (test mode on, so rounds can be played on fixed decks) serves ``/play/`` for
+the whole module; Chromium is driven by Playwright's Python package through
+``executable_path`` (no browser is ever downloaded). Every page opened through
+:func:`watched_page` records its console errors, uncaught exceptions and every request to a
+host other than the service's, and the test fails if any occurred.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    Request,
+    async_playwright,
+)
+
+from tests.processes import ServiceProcess, create_database, drop_database
+
+__all__ = ["ARTIFACTS", "Watch", "chromium_path", "open_page"]
+
+ARTIFACTS: Final = Path(os.environ.get("CLIENT_ARTIFACTS", "test-artifacts/client"))
+"""Where screenshots go (`.gitignore`d); CI keeps the directory as the run's artifacts."""
+
+
+def chromium_path() -> str:
+    """Debian's Chromium (``.ci/run`` installs the package when it is missing)."""
+    found = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(found).exists():
+        pytest.fail("Debian's chromium is not installed: apt-get install chromium (.ci/run does)")
+    return found
+
+
+@dataclass
+class Watch:
+    """What a page did that a clean client never does."""
+
+    origin: str
+    errors: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+
+    def console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def exception(self, error: Exception) -> None:
+        self.errors.append(f"uncaught: {error}")
+
+    def request(self, request: Request) -> None:
+        parts = urlsplit(request.url)
+        if parts.scheme in ("data", "blob", "about"):
+            return
+        if f"{parts.scheme}://{parts.netloc}" != self.origin:
+            self.foreign.append(request.url)
+
+    def assert_clean(self) -> None:
+        assert not self.errors, self.errors
+        assert not self.foreign, f"requests to other hosts: {self.foreign}"
+
+
+@pytest.fixture(scope="module")
+async def client_service(
+    server_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[ServiceProcess]:
+    """A real ``russian-poker serve`` in test mode, on its own database."""
+    url = await create_database(server_url, "client")
+    service = ServiceProcess(
+        "client",
+        url,
+        tmp_path_factory.mktemp("client-service"),
+        env={"RUSSIAN_POKER_TEST_MODE": "true"},
+    )
+    await service.start_ready()
+    try:
+        yield service
+    finally:
+        await service.terminate()
+        await drop_database(server_url, url)
+
+
+@pytest.fixture(scope="module")
+async def playwright() -> AsyncIterator[Playwright]:
+    async with async_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+async def browser(playwright: Playwright) -> AsyncIterator[Browser]:
+    # No sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+    browser = await playwright.chromium.launch(
+        executable_path=chromium_path(), args=["--no-sandbox"]
+    )
+    try:
+        yield browser
+    finally:
+        await browser.close()
+
+
+async def open_page(
+    browser: Browser, origin: str, *, width: int = 1280, height: int = 900, locale: str = "en-GB"
+) -> tuple[BrowserContext, Page, Watch]:
+    """A fresh context (its own storage: another person) and a page watched for errors."""
+    context = await browser.new_context(
+        viewport={"width": width, "height": height}, locale=locale
+    )
+    page = await context.new_page()
+    watch = Watch(origin)
+    page.on("console", watch.console)
+    page.on("pageerror", watch.exception)
+    page.on("request", watch.request)
+    return context, page, watch
+
+
+@pytest.fixture
+def artifacts() -> Iterator[Path]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    yield ARTIFACTS
