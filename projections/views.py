@@ -9,11 +9,23 @@ observer.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Annotated, Literal
 
 import msgspec
 
-from events.commands import Actor, BuyCard, Command, Exchange, Fold, Insure, Play
+from events.commands import (
+    Actor,
+    BettingTimeUp,
+    BuyCard,
+    Command,
+    DecisionTimeUp,
+    Exchange,
+    Fold,
+    Insure,
+    Play,
+)
 from events.ruleset import CategoryLabel, Ruleset
 from projections.fields import Ante, BonusStake, BoxNumber, Commitment, Owner
 from projections.results import BoxResult, box_result
@@ -21,14 +33,17 @@ from service.rules.decide import can
 from service.rules.hands import evaluate
 from service.rules.payouts import insurance_range
 from service.rules.state import Box, Round, Table
+from service.rules.timers import pending_timers
 
 __all__ = [
     "BoxView",
     "DealerView",
+    "Deadline",
     "RoundView",
     "TableView",
     "Viewer",
     "boxes_in_play",
+    "deadlines",
     "free_boxes",
     "table_view",
 ]
@@ -183,6 +198,29 @@ class RoundView(msgspec.Struct, frozen=True, kw_only=True):
     ]
 
 
+class Deadline(msgspec.Struct, frozen=True, kw_only=True):
+    """A time-out the table is waiting for now: when it passes, the game acts by itself."""
+
+    wait: Annotated[
+        Literal["betting", "decision", "dealer_draw"],
+        msgspec.Meta(
+            description=(
+                "What is waited for: `betting` (bets close and the cards are dealt),"
+                " `decision` (a box's decision; the box is folded) or `dealer_draw` (a box's"
+                " answer to the dealer's offer to draw; it is taken as declined)."
+            )
+        ),
+    ]
+    box: Annotated[
+        int | None,
+        msgspec.Meta(description="The box waited for; null for `betting` (the whole table)."),
+    ]
+    due_at: Annotated[
+        datetime,
+        msgspec.Meta(description="When the time-out falls due (UTC, RFC 3339)."),
+    ]
+
+
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
     """A table as this viewer may see it: rules, seats, the current and the previous round."""
 
@@ -240,9 +278,27 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
         msgspec.Meta(description="The round before the current one, settled; null if none."),
     ]
     viewer: Annotated[Viewer, msgspec.Meta(description="Who this view was made for.")]
+    deadlines: Annotated[
+        tuple[Deadline, ...] | None,
+        msgspec.Meta(
+            description=(
+                "The time-outs this state waits for now (betting, each awaited box's decision"
+                " or dealer-draw answer), soonest first; empty when nothing is timed. Null in"
+                " a command's answer (`POST /v1/tables/{id}/commands`), which stays on the"
+                " fast path: the stream's event of the same version and `GET` carry them."
+            )
+        ),
+    ]
 
 
-def table_view(state: Table, version: int, viewer: Viewer) -> TableView:
+def table_view(
+    state: Table,
+    version: int,
+    viewer: Viewer,
+    timers: Mapping[str, datetime] | None = None,
+) -> TableView:
+    """The view; ``timers`` (the table's timer rows, key to due time) gives its deadlines,
+    ``None`` leaves them out (null)."""
     rules = state.rules
     current = state.round
     return TableView(
@@ -259,7 +315,26 @@ def table_view(state: Table, version: int, viewer: Viewer) -> TableView:
         round=_round_view(state, current, viewer) if current else None,
         previous_round=_round_view(state, state.previous, viewer) if state.previous else None,
         viewer=viewer,
+        deadlines=None if timers is None else deadlines(state, timers),
     )
+
+
+def deadlines(state: Table, timers: Mapping[str, datetime]) -> tuple[Deadline, ...]:
+    """The player-facing time-outs ``state`` waits for, due as the timer rows say. Only the
+    keys the state itself has pending count, so a row left from another state (not yet
+    dropped, or read before or after this state) never shows; the interrupted-round timer
+    is the house's, not a wait for a player."""
+    found = []
+    for timer in pending_timers(state):
+        due = timers.get(timer.key)
+        command = timer.command
+        if due is None:
+            continue
+        if isinstance(command, BettingTimeUp):
+            found.append(Deadline(wait="betting", box=None, due_at=due))
+        elif isinstance(command, DecisionTimeUp):
+            found.append(Deadline(wait=command.phase, box=command.box, due_at=due))
+    return tuple(sorted(found, key=lambda d: (d.due_at, d.box or 0)))
 
 
 def free_boxes(state: Table) -> tuple[int, ...]:

@@ -6,6 +6,13 @@ them one transaction at a time, so each command's resulting state is published �
 the latest. Subscribers get ``(version, state)`` and render their own view; raw events and
 secrets never leave the hub. The last states per table are kept so a client reconnecting
 with its last version catches up without gaps; one that fell too far behind is told to reset.
+
+Each refresh that finds new events also reads the table's timer rows once, after the
+events, for every subscriber's deadlines. Rows read after a state are as new or newer: a
+wait of the state that is still pending has kept its row and due time, one already over has
+lost it, and rows of later waits are not the state's (each view keeps only its own state's
+pending keys). So every state — the latest or one from the history — shows the waits it has
+that are still pending, and no other.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
+from datetime import datetime
 from itertools import groupby
 from typing import Any, Final
 
@@ -28,27 +36,44 @@ from projections import tables
 from service.rules.evolve import fold
 from service.rules.state import Table
 
-__all__ = ["LiveHub", "Update"]
+__all__ = ["LiveHub", "Timers", "Update", "table_timers"]
 
 _log = structlog.get_logger(__name__)
 HISTORY: Final = 256
 """States kept per watched table for catching up."""
 
+Timers = Mapping[str, datetime]
+"""A table's timer rows: key to due time."""
+
+_NO_TIMERS: Final[Timers] = {}
+
+
+async def table_timers(conn: Any, table_id: str) -> Timers:
+    """The table's timer rows (``timers_table_idx``); each view keeps those its state waits
+    for (``projections.views.deadlines``)."""
+    rows = await conn.fetch("SELECT timer_key, due_at FROM timers WHERE table_id = $1", table_id)
+    return {row["timer_key"]: row["due_at"] for row in rows}
+
 
 class Update:
-    """A table state at a version; ``reset`` when the client's history could not be kept."""
+    """A table state at a version, with the table's timer rows as last read; ``reset`` when
+    the client's history could not be kept."""
 
-    __slots__ = ("reset", "state", "version")
+    __slots__ = ("reset", "state", "timers", "version")
 
-    def __init__(self, version: int, state: Table, *, reset: bool = False) -> None:
+    def __init__(
+        self, version: int, state: Table, timers: Timers = _NO_TIMERS, *, reset: bool = False
+    ) -> None:
         self.version = version
         self.state = state
+        self.timers = timers
         self.reset = reset
 
 
 class _Watched:
-    def __init__(self, version: int, state: Table) -> None:
+    def __init__(self, version: int, state: Table, timers: Timers) -> None:
         self.history: deque[tuple[int, Table]] = deque([(version, state)], maxlen=HISTORY)
+        self.timers = timers
         self.queues: set[asyncio.Queue[Update]] = set()
         self.lock = asyncio.Lock()
 
@@ -103,7 +128,7 @@ class LiveHub:
             updates = _catch_up(watched, after)
             if updates is None:
                 assert after is not None
-                updates = await self._replayed(table_id, after, watched.latest[0])
+                updates = await self._replayed(table_id, after, watched)
             for update in updates:
                 queue.put_nowait(update)
             watched.queues.add(queue)
@@ -126,30 +151,40 @@ class LiveHub:
             version, state = watched.latest
             async with self._pool.acquire() as conn:
                 fresh = await read_stream(conn, table_stream(table_id), from_version=version + 1)
-            for update in _states(state, fresh):
+                # Rows change only as the table's events do (the clock's firing appends
+                # too): no new events, no query, so the backup poll stays one read.
+                if fresh:
+                    watched.timers = await table_timers(conn, table_id)
+            for update in _states(state, fresh, watched.timers):
                 watched.history.append((update.version, update.state))
                 for queue in watched.queues:
                     queue.put_nowait(update)
 
-    async def _replayed(self, table_id: str, after: int, latest: int) -> list[Update]:
+    async def _replayed(self, table_id: str, after: int, watched: _Watched) -> list[Update]:
         """Every state after ``after``, rebuilt from the nearest round-start checkpoint."""
         async with self._pool.acquire() as conn:
             start = await tables.load_at_or_before(conn, table_id, after)
             if start is None:
                 state, version = await tables.load(conn, table_id)
-                return [Update(version, state, reset=True)]
+                timers = await table_timers(conn, table_id)
+                return [Update(version, state, timers, reset=True)]
             state, version = start
             records = await read_stream(
-                conn, table_stream(table_id), from_version=version + 1, to_version=latest
+                conn,
+                table_stream(table_id),
+                from_version=version + 1,
+                to_version=watched.latest[0],
             )
-        return [u for u in _states(state, records) if u.version > after]
+        # Old states, with the hub's latest rows: only their waits still pending show.
+        return [u for u in _states(state, records, watched.timers) if u.version > after]
 
     async def _watch(self, table_id: str) -> _Watched:
         watched = self._tables.get(table_id)
         if watched is None:
             async with self._pool.acquire() as conn:
                 state, version = await tables.load(conn, table_id)
-            watched = self._tables.setdefault(table_id, _Watched(version, state))
+                timers = await table_timers(conn, table_id)
+            watched = self._tables.setdefault(table_id, _Watched(version, state, timers))
         return watched
 
     def _notified(self, _conn: Any, _pid: int, _channel: str, payload: object) -> None:
@@ -180,13 +215,13 @@ class LiveHub:
 _CLOSED: Final = Update(-1, Table())
 
 
-def _states(state: Table, records: list[RecordedEvent]) -> list[Update]:
+def _states(state: Table, records: list[RecordedEvent], timers: Timers) -> list[Update]:
     """The state after each transaction (one transaction is one command)."""
     updates = []
     for _, batch in groupby(records, key=lambda e: e.tx_id):
         chunk = list(batch)
         state = fold(state, (decode_event(e.event_type, e.schema_version, e.data) for e in chunk))
-        updates.append(Update(chunk[-1].stream_version, state))
+        updates.append(Update(chunk[-1].stream_version, state, timers))
     return updates
 
 
@@ -194,10 +229,10 @@ def _catch_up(watched: _Watched, after: int | None) -> list[Update] | None:
     """From the hub's own history, or ``None`` if it does not reach back far enough."""
     version, state = watched.latest
     if after is None:
-        return [Update(version, state)]
+        return [Update(version, state, watched.timers)]
     if after >= version:
         return []
     kept = [(v, s) for v, s in watched.history if v > after]
     if watched.history[0][0] <= after:
-        return [Update(v, s) for v, s in kept]
+        return [Update(v, s, watched.timers) for v, s in kept]
     return None

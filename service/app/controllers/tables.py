@@ -53,6 +53,7 @@ from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, StackedDeck, TestDeck
 from service.handling import CommandHandler, UnknownTable, player_command_id
+from service.live import Timers, table_timers
 from service.observability import request_id_of
 from service.rules.cards import CardError, parse_cards
 from service.rules.errors import RuleViolation
@@ -159,21 +160,30 @@ def _may_run(principal: Principal, state: Table) -> None:
         raise PermissionDeniedException("a shared table is run by an admin")
 
 
-def seen_by(state: Table, version: int, viewer: Viewer) -> TableView:
-    """A player without a seat at this table watches it as an observer."""
+def seen_by(state: Table, version: int, viewer: Viewer, timers: Timers | None = None) -> TableView:
+    """A player without a seat at this table watches it as an observer. Deadlines from
+    ``timers`` (the table's timer rows); without them, null."""
     if viewer.role == "player" and state.seat_of(viewer.player_id or "") is None:
         viewer = Viewer(role="observer", player_id=viewer.player_id)
-    return table_view(state, version, viewer)
+    return table_view(state, version, viewer, timers)
 
 
 async def load_view(
-    pool: DbPool, table_id: str, viewer: Viewer, principal: Principal | None = None
+    pool: DbPool,
+    table_id: str,
+    viewer: Viewer,
+    principal: Principal | None = None,
+    *,
+    deadlines: bool = True,
 ) -> TableView:
+    """The table in ``viewer``'s view; its deadlines from the timer rows read right after
+    the state (as fresh or fresher: only the state's waits still pending show)."""
     async with pool.acquire() as conn:
         state, version = await tables.load(conn, table_id)
+        timers = await table_timers(conn, table_id) if deadlines and version else None
     if version == 0 or (principal is not None and not may_see(principal, state)):
         raise NotFoundException(f"no table {table_id!r}")
-    return seen_by(state, version, viewer)
+    return seen_by(state, version, viewer, timers)
 
 
 async def _visible(pool: DbPool, principal: Principal, table_id: str) -> Table:
@@ -392,10 +402,12 @@ class TableController(Controller):
             raise NotFoundException(f"no table {table_id!r}") from None
         viewer = viewer_of(principal)
         # The state the command left, as it committed; a duplicate's is gone, so load it.
+        # No deadlines either way (null): reading the timers would cost the hot path a
+        # query; the stream's event of this version and GET carry them.
         view = (
             seen_by(after, result.version, viewer)
             if after is not None
-            else await load_view(services.pool, table_id, viewer)
+            else await load_view(services.pool, table_id, viewer, deadlines=False)
         )
         body = CommandResponse(
             version=result.version, events=result.events, duplicate=result.duplicate, table=view
@@ -408,8 +420,9 @@ class TableController(Controller):
         description=(
             "Each event is `table` (or `reset`, when the server no longer holds the states "
             "after the client's version) with `id` = the table's version and the caller's "
-            "view as data. Reconnect with `Last-Event-ID` (or `?after=`) to catch up on every "
-            "state missed, in order."
+            "view as data, its `deadlines` included (a state caught up on shows only its "
+            "waits still pending). Reconnect with `Last-Event-ID` (or `?after=`) to catch "
+            "up on every state missed, in order."
         ),
         # Documented as what it is: without this the 200 claims application/json.
         media_type="text/event-stream",
@@ -451,7 +464,7 @@ class TableController(Controller):
 
         async def updates() -> AsyncIterator[ServerSentEventMessage]:
             async for update in hub.subscribe(table_id, since):
-                view = seen_by(update.state, update.version, viewer)
+                view = seen_by(update.state, update.version, viewer, update.timers)
                 yield ServerSentEventMessage(
                     data=msgspec.json.encode(view).decode(),
                     event="reset" if update.reset else "table",
