@@ -720,10 +720,9 @@ export async function verifyProof(proof) {
   try {
     await playRound(proof, boxes, deck, stream, verdict);
   } catch (error) {
-    if (!(error instanceof Mismatch)) {
-      throw error;
-    }
-    verdict.fail("cards", error.message);
+    // A record missing a field (cards not a list, say) is reported, not thrown.
+    const malformed = !(error instanceof Mismatch);
+    verdict.fail("cards", malformed ? `malformed record: ${error.message}` : error.message);
     return verdict.result();
   }
   if (verdict.ok) {
@@ -815,7 +814,8 @@ async function playRound(proof, boxes, deck, stream, verdict) {
     compareCards(verdict, `box ${hand.box}`, "dealt", hand.cards, dealt.hands[seat].cards);
   }
   compareCards(verdict, "dealer", "dealt", proof.dealer ?? [], dealt.dealer);
-  verdict.pass("deal", `deal: ${5 * (order.length + 1)} cards to ${order.length} box(es) and the dealer: ok`);
+  const dealtCount = 5 * (order.length + 1);
+  verdict.pass("deal", `deal: ${dealtCount} cards to ${order.length} box(es) and the dealer: ok`);
 
   const held = new Map(dealt.hands.map((h) => [h.box, [...h.cards]]));
   const undealt = dealt.undealt;
@@ -868,7 +868,10 @@ async function checkDraw(proof, draw, held, undealt, stream, verdict) {
     throw new Mismatch(`box ${draw.box}: unknown draw kind ${JSON.stringify(draw.kind)}`);
   }
   if (recorded.length > undealt.length) {
-    throw new Mismatch(`box ${draw.box} ${what}: ${recorded.length} card(s) received, the deck has ${undealt.length}`);
+    throw new Mismatch(
+      `box ${draw.box} ${what}: ${recorded.length} card(s) received, ` +
+        `the deck has ${undealt.length}`,
+    );
   }
   const received = drawTop(undealt, recorded.length);
   compareCards(verdict, `box ${draw.box} ${what}`, "received", recorded, received);
@@ -890,10 +893,13 @@ function checkDealerDraw(replacements, dealerHand, undealt, verdict) {
     const where = `dealer replacement ${index + 1}`;
     const free = index > 0;
     if (replacement.replaced !== expectedReplaced) {
-      throw new Mismatch(`${where}: set aside ${replacement.replaced}, derived ${expectedReplaced}`);
+      throw new Mismatch(
+        `${where}: set aside ${replacement.replaced}, derived ${expectedReplaced}`,
+      );
     }
     if (Boolean(replacement.free) !== free) {
-      throw new Mismatch(`${where}: recorded ${replacement.free ? "free" : "paid"}, derived ${free ? "free" : "paid"}`);
+      const recorded = replacement.free ? "free" : "paid";
+      throw new Mismatch(`${where}: recorded ${recorded}, derived ${free ? "free" : "paid"}`);
     }
     if (free && rankOf(replacement.replaced) !== rankOf(replacements[index - 1].replaced)) {
       throw new Mismatch(`${where}: a free redraw after a card of another rank`);
