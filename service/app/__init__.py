@@ -29,6 +29,7 @@ from service.app.controllers.chain import ChainController
 from service.app.controllers.fairness import FairnessController
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
+from service.app.controllers.me import MeController
 from service.app.controllers.operator_reports import OperatorReportsController
 from service.app.controllers.operators import OperatorController
 from service.app.controllers.problems import ProblemsController
@@ -172,6 +173,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             OperatorController,
             OperatorReportsController,
             SessionController,
+            MeController,
             HistoryController,
             AuditController,
             AvailabilityController,

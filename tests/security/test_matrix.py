@@ -44,6 +44,7 @@ ACCESS: Final[dict[str, frozenset[Role]]] = {
     "POST /v1/sessions": frozenset({OPERATOR_ROLE}),
     "GET /v1/sessions/{session_id}": frozenset({OPERATOR_ROLE}),
     "DELETE /v1/sessions/{session_id}": frozenset({OPERATOR_ROLE}),
+    "GET /v1/me": EVERYONE,
     "GET /v1/operators/{operator_id}/transactions": frozenset(
         {ADMIN_ROLE, OPERATOR_ROLE, AUDITOR_ROLE}
     ),

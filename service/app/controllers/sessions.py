@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import msgspec
 from litestar import Controller, Request, delete, get, post
@@ -72,8 +73,9 @@ class LaunchedSession(msgspec.Struct, frozen=True, kw_only=True):
         str,
         msgspec.Meta(
             description=(
-                "The game client's address for this session; the token is in the fragment,"
-                " which browsers never send to a server."
+                "The game client's address for this session: `/play/{table_id}` (or `/play/`)"
+                " with the token in the fragment, `#token=…`, followed by `&lang=…` when the"
+                " session has a language. Browsers never send a fragment to a server."
             )
         ),
     ]
@@ -139,6 +141,9 @@ class SessionController(Controller):
             currency=session.currency,
         )
         place = f"/play/{data.table_id}" if data.table_id else "/play/"
+        fragment = f"token={token}"
+        if session.language:
+            fragment += f"&lang={quote(session.language, safe='')}"
         return LaunchedSession(
             session_id=session.session_id,
             session_token=token,
@@ -146,7 +151,7 @@ class SessionController(Controller):
             game_player_id=player,
             currency=session.currency,
             expires_at=session.expires_at,
-            launch_url=f"{place}#token={token}",
+            launch_url=f"{place}#{fragment}",
         )
 
     @get("/{session_id:str}", summary="A session of the operator's", responses=problems(404))
