@@ -36,6 +36,9 @@ ARTIFACTS: Final = Path(os.environ.get("CLIENT_ARTIFACTS", "test-artifacts/clien
 """Where screenshots go (`.gitignore`d); CI keeps the directory as the run's artifacts."""
 
 
+_NETWORK_LOG: Final = "Failed to load resource: the server responded with a status of"
+
+
 def chromium_path() -> str:
     """Debian's Chromium (``.ci/run`` installs the package when it is missing)."""
     found = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -53,7 +56,10 @@ class Watch:
     foreign: list[str] = field(default_factory=list)
 
     def console(self, message: ConsoleMessage) -> None:
-        if message.type == "error":
+        # Chromium logs every 4xx/5xx answer as a console error of its own ("Failed to
+        # load resource"): a refusal the test provokes is an answer, not a client's error.
+        # The client's own errors (console.error, uncaught exceptions) all count.
+        if message.type == "error" and not message.text.startswith(_NETWORK_LOG):
             self.errors.append(f"console: {message.text}")
 
     def exception(self, error: Exception) -> None:
@@ -113,9 +119,7 @@ async def open_page(
     browser: Browser, origin: str, *, width: int = 1280, height: int = 900, locale: str = "en-GB"
 ) -> tuple[BrowserContext, Page, Watch]:
     """A fresh context (its own storage: another person) and a page watched for errors."""
-    context = await browser.new_context(
-        viewport={"width": width, "height": height}, locale=locale
-    )
+    context = await browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     page = await context.new_page()
     watch = Watch(origin)
     page.on("console", watch.console)

@@ -1,0 +1,68 @@
+/**
+ * A tiny DOM builder. Every text goes in as a text node, never as HTML, so nothing a
+ * player can name (a player id, a client seed) can inject markup into another's page.
+ */
+
+/**
+ * h("button", {class: "x", onclick: fn, "aria-pressed": "true"}, "text", child, ...)
+ * Attributes whose value is null, undefined or false are left out; `true` sets them empty.
+ * @param {string} tag
+ * @param {Record<string, unknown>} [props]
+ * @param {...(Node|string|number|null|undefined|false|Array)} children
+ * @returns {HTMLElement}
+ */
+export function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      element.addEventListener(name.slice(2), /** @type {EventListener} */ (value));
+    } else if (name === "value") {
+      /** @type {HTMLInputElement} */ (element).value = String(value);
+    } else {
+      element.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+/** SVG elements need their namespace. */
+export function svg(tag, props = {}, ...children) {
+  const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value !== null && value !== undefined) element.setAttribute(name, String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/**
+ * Replace the contents of `target` with `content`, keeping keyboard focus on the element
+ * with the same `data-key` if there is one: the table is redrawn on every state, and a
+ * keyboard user must not be thrown back to the top of the page each time.
+ * @param {HTMLElement} target
+ * @param {Node[]} content
+ */
+export function replace(target, content) {
+  const focused = /** @type {HTMLElement|null} */ (document.activeElement);
+  const key = focused && target.contains(focused) ? focused.dataset.key : undefined;
+  const typed =
+    focused instanceof HTMLInputElement ? { value: focused.value, start: focused.selectionStart } : null;
+  target.replaceChildren(...content.flat(Infinity).filter((node) => node !== null && node !== undefined && node !== false));
+  if (!key) return;
+  const again = /** @type {HTMLElement|null} */ (target.querySelector(`[data-key="${CSS.escape(key)}"]`));
+  if (!again) return;
+  again.focus({ preventScroll: true });
+  if (typed && again instanceof HTMLInputElement && again.type === "text") {
+    again.value = typed.value;
+    if (typed.start !== null) again.setSelectionRange(typed.start, typed.start);
+  }
+}
