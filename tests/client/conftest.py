@@ -25,6 +25,7 @@ from playwright.async_api import (
     Page,
     Playwright,
     Request,
+    Response,
     async_playwright,
 )
 
@@ -36,7 +37,7 @@ ARTIFACTS: Final = Path(os.environ.get("CLIENT_ARTIFACTS", "test-artifacts/clien
 """Where screenshots go (`.gitignore`d); CI keeps the directory as the run's artifacts."""
 
 
-_NETWORK_LOG: Final = "Failed to load resource: the server responded with a status of"
+_NETWORK_LOG: Final = "Failed to load resource:"
 
 
 def chromium_path() -> str:
@@ -56,14 +57,19 @@ class Watch:
     foreign: list[str] = field(default_factory=list)
 
     def console(self, message: ConsoleMessage) -> None:
-        # Chromium logs every 4xx/5xx answer as a console error of its own ("Failed to
-        # load resource"): a refusal the test provokes is an answer, not a client's error.
-        # The client's own errors (console.error, uncaught exceptions) all count.
+        # Chromium logs every 4xx/5xx answer and refused connection as a console error of
+        # its own ("Failed to load resource"): a refusal or a restart the test provokes is
+        # not the client's error. The client's own errors (console.error, uncaught
+        # exceptions) all count, and so does any of the client's own files failing to load.
         if message.type == "error" and not message.text.startswith(_NETWORK_LOG):
             self.errors.append(f"console: {message.text}")
 
     def exception(self, error: Exception) -> None:
         self.errors.append(f"uncaught: {error}")
+
+    def response(self, response: Response) -> None:
+        if urlsplit(response.url).path.startswith("/play/") and response.status >= 400:
+            self.errors.append(f"the client's file {response.url}: HTTP {response.status}")
 
     def request(self, request: Request) -> None:
         parts = urlsplit(request.url)
@@ -125,6 +131,7 @@ async def open_page(
     page.on("console", watch.console)
     page.on("pageerror", watch.exception)
     page.on("request", watch.request)
+    page.on("response", watch.response)
     return context, page, watch
 
 

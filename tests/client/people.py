@@ -103,14 +103,6 @@ class Person:
         await expect(button).to_be_enabled()
         await button.click()
 
-    async def at_version(self, version: int) -> None:
-        """Wait until the page shows the table at `version` or later."""
-        await self.page.wait_for_function(
-            "v => Number(document.querySelector('[data-testid=round-phase]')?.closest('main')"
-            "?.dataset.version ?? -1) >= v",
-            arg=version,
-        )
-
     async def close(self) -> None:
         await self.context.close()
 

@@ -9,14 +9,16 @@ decks) goes through the API; no player ever acts but by a click.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, Request, Route, expect
 
-from tests.client.people import Operator, Person, seat_at
+from tests.client.conftest import open_page
+from tests.client.people import Operator, Person, player_token, seat_at
 from tests.processes import ServiceProcess
 from tests.rules.scenario import deck_for
 
@@ -100,9 +102,8 @@ async def chips(person: Person, kind: str, amount: int) -> None:
 
 async def shows_what_the_api_shows(person: Person, table_id: str) -> dict[str, Any]:
     """The page at the API's version shows that person's cards, stakes, results, balance."""
-    view = await person.view(table_id)
     page = person.page
-    await expect(page.locator("main")).to_have_attribute("data-version", str(view["version"]))
+    view = await same_version(person, table_id)
     current = view["round"]
     for box in current["boxes"] if current else []:
         where = page.locator(f"[data-testid=box-{box['box']}]")
@@ -145,6 +146,21 @@ async def shows_what_the_api_shows(person: Person, table_id: str) -> dict[str, A
             "data-amount", str(balance)
         )
     return view
+
+
+async def same_version(person: Person, table_id: str) -> dict[str, Any]:
+    """The API's view for `person` once their page shows the same version. A click returns
+    before its command is answered, so either side may be ahead for a moment: the page is
+    waited for, and the API read again when the page has moved past what it said."""
+    for _ in range(20):
+        view = await person.view(table_id)
+        await person.page.wait_for_function(
+            "v => Number(document.querySelector('main').dataset.version ?? -1) >= v",
+            arg=view["version"],
+        )
+        if await person.page.locator("main").get_attribute("data-version") == str(view["version"]):
+            return view
+    raise AssertionError(f"{person.name}'s page never settled on the API's version")
 
 
 async def everyone_sees_it(table_id: str, *people: Person) -> list[dict[str, Any]]:
@@ -218,7 +234,222 @@ async def test_russian_two_players_and_an_observer(
     assert [b["result"]["dealer_draw"] for b in settled["boxes"]] == [True, False]
     assert low <= next(b for b in settled["boxes"] if b["box"] == 1)["insurance"] <= high
 
+    # Game recall: the round with every step, from the recall endpoint and its proof.
+    await alice.page.click("[data-testid=history-open]")
+    entry = alice.page.locator(f"[data-testid=history-{table_id}-1]")
+    await entry.locator("summary").click()
+    steps = alice.page.locator(f"[data-testid=steps-{table_id}-1]")
+    await expect(steps).to_contain_text("Box 1 was dealt Ah Ad Ac 5s 8d")
+    await expect(steps).to_contain_text("Box 3 bought Qs")
+    await expect(steps).to_contain_text("The dealer replaced Jh with 3c")
+    await expect(steps).to_contain_text("Box 1 insured for")
+    net = next(b for b in settled["boxes"] if b["box"] == 1)["result"]["net"]
+    await expect(entry).to_have_attribute("data-net", str(net))
+    await alice.page.screenshot(path=artifacts / "recall.png")
+    await alice.page.click("#history-close")
+
     await alice.page.screenshot(path=artifacts / "russian-player.png", full_page=True)
     await bob.page.screenshot(path=artifacts / "russian-phone.png", full_page=True)
     await eve.page.screenshot(path=artifacts / "russian-observer.png", full_page=True)
     await leave(alice, bob, eve)
+
+
+async def test_online_public_cards_exchange_fold_repeat_leave_and_fairness(
+    browser: Browser, client_service: ServiceProcess, operator: Operator, artifacts: Path
+) -> None:
+    """The online preset shows every box's cards to the table, the observer included."""
+    base = client_service.url
+    table_id = await operator.open_table("russian-online")
+    await operator.stack(table_id, deck_for(["2h 7d 9s Jc Kd", "3s 5c 8h Td Qc"], "Ah Kh 4c 6d 8s"))
+    alice, bob, eve = await table_of_three(browser, base, table_id)
+    await alice.click("SitDown")
+    await bob.click("SitDown")
+    await bet(alice, 1, 100, seed="alice")
+    await bet(bob, 2, 100)
+    await alice.click("Deal")
+    await bob.click("Deal")
+    await expect(eve.page.locator("[data-testid=cards-2]")).to_have_attribute(
+        "data-cards", "3s 5c 8h Td Qc"
+    )
+    views = await everyone_sees_it(table_id, alice, bob, eve)
+    assert cards_of(views[2], 1) == ["2h", "7d", "9s", "Jc", "Kd"]  # public to the observer
+
+    # Alice exchanges her two lowest cards by selecting them, then plays.
+    await alice.click("Exchange", 1)
+    for card in ("2h", "7d"):
+        await alice.page.click(f"[data-pick='{card}']")
+        await expect(alice.page.locator(f"[data-pick='{card}']")).to_have_attribute(
+            "aria-pressed", "true"
+        )
+    await alice.page.click("[data-action=Exchange][data-confirm]")
+    await expect(alice.page.locator("[data-testid=cards-1]")).not_to_have_attribute(
+        "data-cards", "2h 7d 9s Jc Kd"
+    )
+    views = await everyone_sees_it(table_id, alice, bob, eve)
+    kept = cards_of(views[0], 1)
+    assert {"9s", "Jc", "Kd"} <= set(kept) and len(kept) == 5
+    await alice.click("Play", 1)
+    await bob.click("Fold", 2)
+    await expect(eve.page.locator("[data-testid=last-round]")).to_have_attribute("data-round", "1")
+    await everyone_sees_it(table_id, alice, bob, eve)
+    await eve.page.screenshot(path=artifacts / "online-observer.png", full_page=True)
+
+    # Round 2, shuffled (no test deck): Alice repeats her bets, Bob leaves the table.
+    await alice.click("RepeatBets")
+    await expect(alice.page.locator("[data-testid=box-1]")).to_have_attribute(
+        "data-player", "alice"
+    )
+    await bob.click("LeaveTable")
+    await expect(eve.page.locator("[data-testid=seat-2]")).to_have_attribute("data-player", "")
+    await alice.click("Deal")
+    while True:
+        view = await shows_what_the_api_shows(alice, table_id)
+        if view["previous_round"]["number"] == 2:
+            break
+        await alice.click("Play", 1)
+    await everyone_sees_it(table_id, alice, eve)
+
+    # The fairness check: the seed against the commitment shown before the bets, and every
+    # card from the seeds, in the browser.
+    await alice.page.click("[data-testid=fairness-check]")
+    verdict = alice.page.locator("[data-testid=fairness-result]")
+    await expect(verdict).to_have_attribute("data-ok", "true")
+
+    # The same check against a proof whose seed was tampered with fails.
+    async def tampered(route: Route) -> None:
+        answer = await route.fetch()
+        proof = await answer.json()
+        seed = proof["server_seed"]
+        proof["server_seed"] = ("1" if seed[0] != "1" else "2") + seed[1:]
+        await route.fulfill(response=answer, json=proof)
+
+    await alice.page.route("**/rounds/2/proof", tampered)
+    await alice.page.click("[data-testid=fairness-check]")
+    await expect(verdict).to_have_attribute("data-ok", "false")
+    await expect(verdict).to_contain_text("does not match the commitment")
+    await alice.page.unroute("**/rounds/2/proof")
+    await leave(alice, bob, eve)
+
+
+async def test_oasis_dark_box_and_a_one_card_exchange(
+    browser: Browser, client_service: ServiceProcess, operator: Operator, artifacts: Path
+) -> None:
+    base = client_service.url
+    table_id = await operator.open_table("oasis")
+    # Play order: Alice (ante 200) then Bob's dark box (ante 100); the dealer has a pair.
+    await operator.stack(
+        table_id,
+        deck_for(["Ac Kc 5h 6h Js", "4s 4d 9c Th 2c"], "Kd Qd 9d 9h 2s", then="3h"),
+    )
+    alice, bob, eve = await table_of_three(browser, base, table_id)
+    await alice.click("SitDown")
+    await bob.click("SitDown")
+    await bet(alice, 2, 200)
+    await bet(bob, 5, 100, dark=True)
+    await expect(eve.page.locator("[data-testid=box-5]")).to_have_class(re.compile(r"\bdark\b"))
+    await alice.click("Deal")
+    await bob.click("Deal")
+    await everyone_sees_it(table_id, alice, bob, eve)
+    # The dark box plays by itself: Bob has no decision to click.
+    await expect(bob.page.locator("[data-testid=decisions-5]")).to_have_count(0)
+    await alice.click("Exchange", 2)
+    await alice.page.click("[data-pick='Js']")
+    await alice.page.click("[data-action=Exchange][data-confirm]")
+    await expect(alice.page.locator("[data-testid=cards-2]")).not_to_have_attribute(
+        "data-cards", "Ac Kc 5h 6h Js"
+    )
+    await alice.click("Play", 2)
+    await expect(bob.page.locator("[data-testid=last-round]")).to_have_attribute("data-round", "1")
+    views = await everyone_sees_it(table_id, alice, bob, eve)
+    dark = next(b for b in views[1]["previous_round"]["boxes"] if b["box"] == 5)
+    assert dark["dark"] and dark["bet"] == 200
+    await bob.page.screenshot(path=artifacts / "oasis-phone.png", full_page=True)
+    await leave(alice, bob, eve)
+
+
+async def test_the_stream_resumes_after_a_server_restart_with_last_event_id(
+    browser: Browser, client_service: ServiceProcess, operator: Operator
+) -> None:
+    base = client_service.url
+    table_id = await operator.open_table("russian-online")
+    alice, bob, eve = await table_of_three(browser, base, table_id)
+    streams: list[str | None] = []
+
+    def on_request(request: Request) -> None:
+        if request.url.endswith(f"/v1/tables/{table_id}/stream"):
+            streams.append(request.headers.get("last-event-id"))
+
+    alice.page.on("request", on_request)
+    await alice.click("SitDown")
+    await bob.click("SitDown")
+    await bet(alice, 1, 100)
+    await bet(bob, 2, 100)
+    await alice.click("Deal")
+    await bob.click("Deal")
+    before = await shows_what_the_api_shows(alice, table_id)
+
+    await client_service.terminate()
+    await expect(alice.page.locator("[data-testid=connection]")).to_have_attribute(
+        "data-state", "reconnecting"
+    )
+    await client_service.start_ready()
+    # Bob acts as soon as the server is back; Alice's page learns it from the stream.
+    await bob.click("Fold", 2)
+    await expect(alice.page.locator("[data-testid=connection]")).to_have_attribute(
+        "data-state", "live"
+    )
+    after = await everyone_sees_it(table_id, alice, bob, eve)
+    assert after[0]["version"] > before["version"]
+    assert streams, "the page never opened the stream"
+    resumed = [header for header in streams if header is not None]
+    assert resumed and int(resumed[0]) >= before["version"], streams
+    await leave(alice, bob, eve)
+
+
+async def test_a_503_is_retried_with_the_same_idempotency_key(
+    browser: Browser, client_service: ServiceProcess, operator: Operator
+) -> None:
+    base = client_service.url
+    table_id = await operator.open_table("russian")
+    alice = await seat_at(browser, base, "alice", table_id)
+    keys: list[str] = []
+
+    async def busy_once(route: Route) -> None:
+        keys.append(route.request.headers["idempotency-key"])
+        if len(keys) == 1:
+            await route.fulfill(
+                status=503,
+                headers={"Retry-After": "1"},
+                json={"status": 503, "title": "Service Unavailable", "detail": "busy"},
+            )
+        else:
+            await route.continue_()
+
+    await alice.page.route("**/commands", busy_once)
+    await alice.click("SitDown")
+    await expect(alice.page.locator("[data-testid=retry-status]")).to_be_visible()
+    await expect(alice.page.locator("[data-testid=seat-1]")).to_have_attribute(
+        "data-player", "alice"
+    )
+    await expect(alice.page.locator("[data-testid=retry-status]")).to_be_hidden()
+    assert len(keys) == 2 and keys[0] == keys[1]
+    view = await shows_what_the_api_shows(alice, table_id)
+    assert view["seats"].count("alice") == 1
+    await leave(alice)
+
+
+async def test_the_lobby_lists_the_tables_and_opens_one(
+    browser: Browser, client_service: ServiceProcess, operator: Operator
+) -> None:
+    base = client_service.url
+    table_id = await operator.open_table("oasis")
+    context, page, watch = await open_page(browser, base)
+    await page.goto(f"{base}/play/#token={player_token('carol')}")
+    assert "token" not in page.url  # taken off the address bar at once
+    link = page.locator(f"[data-testid=open-{table_id}]")
+    await expect(link).to_be_visible()
+    await link.click()
+    await expect(page.locator("[data-testid=connection]")).to_have_attribute("data-state", "live")
+    await expect(page.locator("#table-title")).to_have_text(table_id)
+    watch.assert_clean()
+    await context.close()
