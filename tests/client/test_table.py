@@ -10,6 +10,7 @@ decks) goes through the API; no player ever acts but by a click.
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -167,10 +168,25 @@ async def everyone_sees_it(table_id: str, *people: Person) -> list[dict[str, Any
     return [await shows_what_the_api_shows(person, table_id) for person in people]
 
 
-async def refusal_shown(person: Person, code: str) -> None:
+async def refusal_shown(person: Person, code: str, table_id: str, command: dict[str, Any]) -> None:
+    """The page shows the refusal's code and the server's own words for it: the same
+    command sent again over HTTP (a refusal changes nothing) gives the detail shown."""
     box = person.page.locator("[data-testid=problem-box]")
     await expect(box).to_be_visible()
     await expect(box).to_have_attribute("data-code", code)
+    async with person.http as http:
+        answer = await http.post(
+            f"/v1/tables/{table_id}/commands",
+            json=command,
+            headers={"Idempotency-Key": f"check-{uuid.uuid4().hex}"},
+        )
+    assert answer.status_code in (409, 422), answer.text
+    assert answer.json()["code"] == code
+    await expect(box.locator("[data-testid=problem]")).to_have_text(answer.json()["detail"])
+
+
+def euros(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
 
 
 def cards_of(view: dict[str, Any], box: int) -> list[str]:
@@ -195,7 +211,7 @@ async def test_russian_two_players_and_an_observer(
 
     # Nothing to repeat in the first round: refused, and the page says so.
     await alice.click("RepeatBets")
-    await refusal_shown(alice, "no_previous_bets")
+    await refusal_shown(alice, "no_previous_bets", table_id, {"type": "RepeatBets"})
 
     await bet(alice, 1, 500, bonus=100)
     await alice.click("CancelBets")
@@ -211,13 +227,25 @@ async def test_russian_two_players_and_an_observer(
     views = await everyone_sees_it(table_id, alice, bob, eve)
     assert cards_of(views[0], 1) == ["Ah", "Ad", "Ac", "5s", "8d"]
     assert cards_of(views[2], 1) is None  # the observer sees backs: the land-casino preset
+    await alice.page.screenshot(path=artifacts / "player.png", full_page=True)
 
     # Alice insures three aces: the range comes from the view.
     low, high = next(b for b in views[0]["round"]["boxes"] if b["box"] == 1)["insurance_range"]
-    await alice.page.fill("[data-testid=insure-1]", str(high))
+    # One cent over the range is refused by the server, and the page shows why; the page
+    # takes amounts as the player types them (euros and cents), sent as integer cents.
+    await alice.page.fill("[data-testid=insure-1]", euros(high + 1))
+    await alice.click("Insure", 1)
+    await refusal_shown(
+        alice,
+        "insurance_out_of_range",
+        table_id,
+        {"type": "Insure", "box": 1, "amount": high + 1},
+    )
+    await alice.page.fill("[data-testid=insure-1]", euros(high))
     await alice.click("Insure", 1)
     await expect(bob.page.locator("[data-testid=turn-3]")).to_be_visible()
 
+    await bob.page.screenshot(path=artifacts / "phone.png", full_page=True)
     await bob.click("BuyCard", 3)
     await expect(bob.page.locator("[data-testid=cards-3] svg.card")).to_have_count(6)
     await bob.click("Play", 3)
@@ -232,7 +260,8 @@ async def test_russian_two_players_and_an_observer(
     settled = views[0]["previous_round"]
     assert settled["dealer"]["cards"] == ["2c", "4d", "7h", "9s", "3c"]
     assert [b["result"]["dealer_draw"] for b in settled["boxes"]] == [True, False]
-    assert low <= next(b for b in settled["boxes"] if b["box"] == 1)["insurance"] <= high
+    assert next(b for b in settled["boxes"] if b["box"] == 1)["insurance"] == high
+    assert low < high
 
     # Game recall: the round with every step, from the recall endpoint and its proof.
     await alice.page.click("[data-testid=history-open]")
@@ -248,9 +277,9 @@ async def test_russian_two_players_and_an_observer(
     await alice.page.screenshot(path=artifacts / "recall.png")
     await alice.page.click("#history-close")
 
-    await alice.page.screenshot(path=artifacts / "russian-player.png", full_page=True)
-    await bob.page.screenshot(path=artifacts / "russian-phone.png", full_page=True)
-    await eve.page.screenshot(path=artifacts / "russian-observer.png", full_page=True)
+    await alice.page.screenshot(path=artifacts / "player-settled.png", full_page=True)
+    await bob.page.screenshot(path=artifacts / "phone-settled.png", full_page=True)
+    await eve.page.screenshot(path=artifacts / "observer-settled.png", full_page=True)
     await leave(alice, bob, eve)
 
 
@@ -273,6 +302,7 @@ async def test_online_public_cards_exchange_fold_repeat_leave_and_fairness(
     )
     views = await everyone_sees_it(table_id, alice, bob, eve)
     assert cards_of(views[2], 1) == ["2h", "7d", "9s", "Jc", "Kd"]  # public to the observer
+    await eve.page.screenshot(path=artifacts / "observer.png", full_page=True)
 
     # Alice exchanges her two lowest cards by selecting them, then plays.
     await alice.click("Exchange", 1)
@@ -292,7 +322,6 @@ async def test_online_public_cards_exchange_fold_repeat_leave_and_fairness(
     await bob.click("Fold", 2)
     await expect(eve.page.locator("[data-testid=last-round]")).to_have_attribute("data-round", "1")
     await everyone_sees_it(table_id, alice, bob, eve)
-    await eve.page.screenshot(path=artifacts / "online-observer.png", full_page=True)
 
     # Round 2, shuffled (no test deck): Alice repeats her bets, Bob leaves the table.
     await alice.click("RepeatBets")

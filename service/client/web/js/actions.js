@@ -5,7 +5,7 @@
  */
 
 import { h } from "./dom.js";
-import { money, t } from "./i18n.js";
+import { money, parseMoney, plainAmount, t } from "./i18n.js";
 
 /**
  * @typedef {object} Bet  the betting form's state
@@ -24,8 +24,8 @@ export function chips(low, high) {
 /**
  * @param {any} view
  * @param {string|null} me
- * @param {{bet: Bet, exchange: {box: number|null, cards: Set<string>}, insurance: Map<number, number>}} form
- * @param {{act: (command: object) => void, redraw: () => void}} on
+ * @param {{bet: Bet, exchange: {box: number|null, cards: Set<string>}, insurance: Map<number, string>}} form
+ * @param {{act: (command: object) => void, redraw: () => void, problem: (text: string) => void}} on
  */
 export function actionPanel(view, me, form, on) {
   const round = view.round;
@@ -181,7 +181,7 @@ function decisions(view, box, form, on) {
   }
   if (allowed.has("Insure") && box.insurance_range) {
     const [low, high] = box.insurance_range;
-    const chosen = Math.min(high, Math.max(low, form.insurance.get(number) ?? low));
+    const typed = form.insurance.get(number) ?? plainAmount(high, currency);
     const id = `insure-${number}`;
     items.push(
       h(
@@ -190,16 +190,20 @@ function decisions(view, box, form, on) {
         h("label", { for: id }, `${t("action.insurance_amount")} (${t("action.insurance_range", { min: money(low, currency), max: money(high, currency) })})`),
         h("input", {
           id,
-          type: "number",
-          min: low,
-          max: high,
-          step: 1,
-          value: chosen,
+          type: "text",
+          inputmode: "decimal",
+          autocomplete: "off",
+          value: typed,
           "data-key": id,
           "data-testid": id,
-          oninput: (event) => { form.insurance.set(number, Number(event.target.value)); },
+          oninput: (event) => { form.insurance.set(number, event.target.value); },
         }),
-        button("Insure", t("action.Insure"), () => on.act({ type: "Insure", box: number, amount: form.insurance.get(number) ?? chosen }), extra),
+        // Sent as typed, even out of range: the server's refusal says what is allowed.
+        button("Insure", t("action.Insure"), () => {
+          const amount = parseMoney(form.insurance.get(number) ?? typed, currency);
+          if (amount === null) return on.problem(t("action.insurance_invalid"));
+          on.act({ type: "Insure", box: number, amount });
+        }, extra),
       ),
     );
   }

@@ -208,7 +208,7 @@ function draw() {
       timers(app.deadlines),
       boxes(view, scene, (number) => { app.bet.box = number; draw(); }, app.bet.box),
     ),
-    actionPanel(view, me, { bet: app.bet, exchange: app.exchange, insurance: app.insurance }, { act, redraw: draw }),
+    actionPanel(view, me, { bet: app.bet, exchange: app.exchange, insurance: app.insurance }, { act, redraw: draw, problem: (text) => showProblem(text, "invalid_amount") }),
     seats(view, me, act),
     lastRound(previous, view.ruleset.currency, me, previous ? fairnessPanel(app, previous, draw) : null),
     paytables(view.ruleset),

@@ -59,8 +59,13 @@ export function replace(target, content) {
   target.replaceChildren(...content.flat(Infinity).filter((node) => node !== null && node !== undefined && node !== false));
   if (!key) return;
   const again = /** @type {HTMLElement|null} */ (target.querySelector(`[data-key="${CSS.escape(key)}"]`));
-  if (!again) return;
-  again.focus({ preventScroll: true });
+  again?.focus({ preventScroll: true });
+  if (!again || document.activeElement !== again) {
+    // Gone, or disabled now (the bet just placed): stay in the region redrawn (main has a
+    // tabindex), not thrown back to the top of the page.
+    if (target.hasAttribute("tabindex")) target.focus({ preventScroll: true });
+    return;
+  }
   if (typed && again instanceof HTMLInputElement && again.type === "text") {
     again.value = typed.value;
     if (typed.start !== null) again.setSelectionRange(typed.start, typed.start);

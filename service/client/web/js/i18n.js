@@ -57,6 +57,39 @@ export function handName(hand) {
 
 const digitsOf = new Map();
 
+/** How many minor-unit digits `currency` has (2 for EUR, 0 for JPY). */
+export function minorDigits(currency) {
+  if (!digitsOf.has(currency)) {
+    digitsOf.set(
+      currency,
+      new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2,
+    );
+  }
+  return digitsOf.get(currency);
+}
+
+/**
+ * An amount typed by the player ("12.50" or "12,50") as integer minor units, exactly (the
+ * digits are read as text, never through a float); null when it is not an amount.
+ * @param {string} text
+ * @param {string} currency
+ */
+export function parseMoney(text, currency) {
+  const digits = minorDigits(currency);
+  const found = text.trim().match(digits ? new RegExp(`^(\\d+)(?:[.,](\\d{0,${digits}}))?$`) : /^(\d+)$/);
+  if (!found) return null;
+  const whole = found[1];
+  const fraction = (found[2] ?? "").padEnd(digits, "0");
+  return Number(whole + fraction);
+}
+
+/** Minor units as the plain decimal a player types ("12.50"): no symbol, no grouping. */
+export function plainAmount(amount, currency) {
+  const digits = minorDigits(currency);
+  const text = String(amount).padStart(digits + 1, "0");
+  return digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text;
+}
+
 /**
  * An amount of minor units as money, exactly: the integer is split into whole and fraction
  * digits as text and formatted from that decimal string, so no float ever holds it.
@@ -64,17 +97,8 @@ const digitsOf = new Map();
  * @param {string} currency ISO 4217
  */
 export function money(amount, currency) {
-  if (!digitsOf.has(currency)) {
-    digitsOf.set(
-      currency,
-      new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2,
-    );
-  }
-  const digits = digitsOf.get(currency);
   const sign = amount < 0 ? "-" : "";
-  const text = String(Math.abs(amount)).padStart(digits + 1, "0");
-  const decimal = digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text;
-  return new Intl.NumberFormat(language, { style: "currency", currency }).format(`${sign}${decimal}`);
+  return new Intl.NumberFormat(language, { style: "currency", currency }).format(`${sign}${plainAmount(Math.abs(amount), currency)}`);
 }
 
 /** A time in the player's language. */

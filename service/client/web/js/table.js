@@ -7,7 +7,7 @@
 
 import { h } from "./dom.js";
 import { card, hand } from "./cards.js";
-import { handName, money, t } from "./i18n.js";
+import { cardName, handName, money, t } from "./i18n.js";
 
 /**
  * @typedef {object} Scene  what the drawing needs besides the view
@@ -88,6 +88,7 @@ export function dealer(round) {
     "section",
     { class: "dealer", "aria-labelledby": "dealer-title", "data-testid": "dealer" },
     h("h2", { id: "dealer-title" }, t("dealer.title")),
+    round?.phase === "betting" ? h("p", { class: "waiting" }, t("dealer.bets_please")) : null,
     h(
       "div",
       { class: "cards", "data-testid": "dealer-cards", "data-cards": (cards ?? []).join(" "), "data-upcard": shown?.upcard ?? "" },
@@ -165,7 +166,7 @@ function boxInPlay(box, round, currency, scene) {
                 type: "button",
                 class: "card-pick",
                 "aria-pressed": scene.exchange.cards.has(c) ? "true" : "false",
-                "aria-label": t("action.select_card", { card: c }),
+                "aria-label": t("action.select_card", { card: cardName(c) }),
                 "data-key": `pick-${box.box}-${c}`,
                 "data-pick": c,
                 onclick: () => scene.toggleCard(box.box, c),
@@ -278,7 +279,7 @@ export function paytables(ruleset) {
   return h(
     "details",
     { class: "paytables", "data-testid": "paytables" },
-    h("summary", {}, t("paytable.title")),
+    h("summary", { "data-key": "paytables" }, t("paytable.title")),
     table(t("paytable.bet"), ruleset.bet_paytable),
     ruleset.bonus_enabled ? table(t("paytable.bonus"), ruleset.bonus_paytable) : null,
     ruleset.max_payout ? h("p", {}, t("paytable.max_payout", { amount: money(ruleset.max_payout, ruleset.currency) })) : null,
