@@ -201,11 +201,12 @@ async def test_without_a_secure_context_the_functions_say_so(browser: Browser) -
     """Over plain http from a host that is not this machine, browsers hide crypto.subtle."""
     origin = "http://fairness.example"
     context, page, watch = await open_page(browser, origin)
-    source = (Path(__file__).parents[2] / "service/client/web/js/fairness.js").read_text()
+    modules = Path(__file__).parents[2] / "service/client/web/js"
 
     async def serve(route: Route) -> None:
         if route.request.url.endswith(".js"):
-            await route.fulfill(content_type="text/javascript", body=source)
+            name = route.request.url.rsplit("/", 1)[1]
+            await route.fulfill(content_type="text/javascript", body=(modules / name).read_text())
         else:
             await route.fulfill(content_type="text/html", body="<!doctype html><title>x</title>")
 
