@@ -162,20 +162,15 @@ async def no_horizontal_scroll(page: Page) -> None:
 
 
 async def action_heights(page: Page) -> dict[str, float]:
-    heights: dict[str, float] = {}
-    buttons = page.locator("button[data-action], button.chip, button.box.free")
-    for index in range(await buttons.count()):
-        button = buttons.nth(index)
-        if not await button.is_visible():
-            continue
-        box = await button.bounding_box()
-        assert box is not None
-        name = (
-            await button.get_attribute("data-action")
-            or await button.get_attribute("data-key")
-            or str(index)
-        )
-        heights[name] = box["height"]
+    """The height of every visible action button, measured in one go: the stream may redraw
+    the table between two calls, and a button measured must be the one found."""
+    heights: dict[str, float] = await page.evaluate(
+        """() => Object.fromEntries(
+            [...document.querySelectorAll('button[data-action], button.chip, button.box.free')]
+              .filter((el) => el.getClientRects().length)
+              .map((el, i) => [el.dataset.action ?? el.dataset.key ?? String(i),
+                               el.getBoundingClientRect().height]))"""
+    )
     return heights
 
 
