@@ -213,6 +213,9 @@ async def test_russian_two_players_and_an_observer(
     await alice.click("RepeatBets")
     await refusal_shown(alice, "no_previous_bets", table_id, {"type": "RepeatBets"})
 
+    # The observer opens the paytables; they stay open through every redraw that follows.
+    await eve.page.click("[data-testid=paytables] > summary")
+    await expect(eve.page.locator("[data-testid=paytables]")).to_have_attribute("open", "")
     await bet(alice, 1, 500, bonus=100)
     await alice.click("CancelBets")
     await expect(alice.page.locator("[data-testid=free-box-1]")).to_be_visible()
@@ -220,6 +223,8 @@ async def test_russian_two_players_and_an_observer(
     await bet(bob, 3, 100, seed="bob's phone seed")
     await expect(eve.page.locator("[data-testid=seed-3]")).to_have_text("bob's phone seed")
     await everyone_sees_it(table_id, alice, bob, eve)
+    await expect(eve.page.locator("[data-testid=paytables]")).to_have_attribute("open", "")
+    await expect(eve.page.locator("[data-testid=paytables] caption").first).to_be_visible()
 
     await alice.click("Deal")
     await bob.click("Deal")

@@ -56,7 +56,12 @@ export function replace(target, content) {
   const key = focused && target.contains(focused) ? focused.dataset.key : undefined;
   const typed =
     focused instanceof HTMLInputElement ? { value: focused.value, start: focused.selectionStart } : null;
+  // Disclosures the player opened stay open (the paytables, say) however often it redraws.
+  const open = new Set([...target.querySelectorAll("details[open][data-key]")].map((d) => /** @type {HTMLElement} */ (d).dataset.key));
   target.replaceChildren(...content.flat(Infinity).filter((node) => node !== null && node !== undefined && node !== false));
+  for (const details of target.querySelectorAll("details[data-key]")) {
+    if (open.has(/** @type {HTMLElement} */ (details).dataset.key)) details.setAttribute("open", "");
+  }
   if (!key) return;
   const again = /** @type {HTMLElement|null} */ (target.querySelector(`[data-key="${CSS.escape(key)}"]`));
   again?.focus({ preventScroll: true });

@@ -278,7 +278,7 @@ export function paytables(ruleset) {
     h("table", {}, h("caption", {}, caption), h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("paytable.hand")), h("th", { scope: "col" }, t("paytable.pays")))), h("tbody", {}, rows(entries)));
   return h(
     "details",
-    { class: "paytables", "data-testid": "paytables" },
+    { class: "paytables", "data-testid": "paytables", "data-key": "paytables-open" },
     h("summary", { "data-key": "paytables" }, t("paytable.title")),
     table(t("paytable.bet"), ruleset.bet_paytable),
     ruleset.bonus_enabled ? table(t("paytable.bonus"), ruleset.bonus_paytable) : null,
