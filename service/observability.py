@@ -9,15 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
 import msgspec
 import structlog
-from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from prometheus_client import Counter, Gauge, Histogram
 
 __all__ = [
@@ -31,7 +28,6 @@ __all__ = [
     "WALLET_OWED",
     "configure_logging",
     "observe_command",
-    "request_id_middleware",
     "request_id_of",
     "watch_projection_lag",
 ]
@@ -116,32 +112,8 @@ def observe_command(kind: str, table_id: str) -> Iterator[dict[str, Any]]:
         )
 
 
-def request_id_middleware(app: ASGIApp) -> ASGIApp:
-    """Bind ``X-Request-ID`` (or a new one) to every log line of the request, and echo it."""
-
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await app(scope, receive, send)
-            return
-        given = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
-        request_id = given if 0 < len(given) <= 128 and given.isprintable() else str(uuid.uuid4())
-        scope.setdefault("state", {})["request_id"] = request_id
-
-        async def send_with_id(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers.append((b"x-request-id", request_id.encode()))
-                message["headers"] = headers
-            await send(message)
-
-        with structlog.contextvars.bound_contextvars(request_id=request_id):
-            await app(scope, receive, send_with_id)
-
-    return middleware
-
-
 def request_id_of(request: Any) -> str | None:
-    """The request id :func:`request_id_middleware` gave this request (``None`` outside it).
+    """The request id ``service.app.middleware`` gave this request (``None`` outside it).
 
     Kept in the request's scope state, not the app's ``State`` that Litestar injects as
     ``state``."""

@@ -14,7 +14,7 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
-from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
+from litestar.plugins.prometheus import PrometheusController
 
 from events.pool import create_pool
 from projections.audit import AuditProjection
@@ -44,6 +44,7 @@ from service.app.dependencies import (
     provide_wallets,
 )
 from service.app.docs_assets import swagger_assets_router, swagger_plugin
+from service.app.middleware import request_middleware
 from service.app.problems import problem_details_plugin
 from service.app.schema_plugin import DescribedStructSchemaPlugin
 from service.availability.notifier import TableNotifier
@@ -58,7 +59,6 @@ from service.live import LiveHub
 from service.observability import (
     SSE_CONNECTIONS,
     configure_logging,
-    request_id_middleware,
     watch_projection_lag,
 )
 from service.operators import OperatorRegistry
@@ -116,6 +116,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             operators=operators,
             owed=outbox.wake,
             deliver_owed=outbox.deliver_owed,
+            group_commit=settings.group_commit,
         )
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)
@@ -194,12 +195,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "hub": Provide(provide_hub, sync_to_thread=False),
         },
         middleware=[
-            request_id_middleware,
-            # Route templates, not paths: one series per route, however many tables and
-            # wallets there are; a path no route matches is not counted at all.
-            PrometheusConfig(
-                app_name="russian_poker", group_path=True, exclude_unhandled_paths=True
-            ).middleware,
+            # The request id and the request metrics, by route template: one series per
+            # route, however many tables and wallets there are; a path no route matches is
+            # not counted at all.
+            request_middleware,
             *_rate_limit(settings),
         ],
         lifespan=[database, reports_lifespan],
