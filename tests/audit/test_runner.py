@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
 
 import asyncpg
+import pytest
 
+from events.pool import create_pool
 from events.store import stream_version
 from projections.audit import AuditProjection
 from projections.rebuild import rebuild
@@ -16,8 +19,46 @@ from projections.runner import ProjectionRunner, load_checkpoint
 from service.handling import CommandHandler, WalletHandler
 from tests.audit.bots import default_plans, fund_players, play_tables
 from tests.audit.conftest import catch_up_fully
+from tests.processes import (
+    PrivatePostgres,
+    create_database,
+    drop_database,
+    shared_private_postgres,
+)
 
 Pool = asyncpg.Pool
+
+
+@pytest.fixture(scope="session")
+def private_server(_embedded_server_root: Path) -> Iterator[PrivatePostgres]:
+    with shared_private_postgres(_embedded_server_root) as server:
+        yield server
+
+
+@pytest.fixture
+async def quiet_url(private_server: PrivatePostgres) -> AsyncIterator[str]:
+    """A fresh database on this test process's own server: what the runner reads waits for
+    nothing but this test's own transactions.
+
+    A reader stops at the oldest transaction running anywhere on its server. On the shared
+    one, another xdist worker's (or another run's) open transaction can hold it back just as
+    the last NOTIFY arrives; the rest then waits for the next poll, a minute or an hour away.
+    On a server of its own only the test itself writes.
+    """
+    private_server.ensure_up()
+    url = await create_database(private_server.server_url, "runner")
+    yield url
+    private_server.ensure_up()
+    await drop_database(private_server.server_url, url)
+
+
+@pytest.fixture
+async def quiet_db(quiet_url: str) -> AsyncIterator[asyncpg.Pool[asyncpg.Record]]:
+    pool = await create_pool(quiet_url, min_size=1, max_size=8)
+    try:
+        yield pool
+    finally:
+        await asyncio.wait_for(pool.close(), timeout=10)
 
 
 async def _eventually(condition: Callable[[], Awaitable[bool]], timeout: float, what: str) -> float:
@@ -42,8 +83,9 @@ async def _settled(pool: asyncpg.Pool[asyncpg.Record]) -> int:
 
 
 async def test_one_leader_and_takeover_on_stop(
-    db: asyncpg.Pool[asyncpg.Record], database_url: str
+    quiet_db: asyncpg.Pool[asyncpg.Record], quiet_url: str
 ) -> None:
+    db, database_url = quiet_db, quiet_url
     plans = default_plans(2, prefix="lead")
     await fund_players(WalletHandler(db), plans)
     # Polling every minute: anything quicker than that was woken by NOTIFY.
@@ -87,8 +129,9 @@ async def _matches(pool: asyncpg.Pool[asyncpg.Record], settled: int) -> bool:
 
 
 async def test_notify_wakes_the_leader_at_once(
-    db: asyncpg.Pool[asyncpg.Record], database_url: str
+    quiet_db: asyncpg.Pool[asyncpg.Record], quiet_url: str
 ) -> None:
+    db, database_url = quiet_db, quiet_url
     plans = default_plans(1, prefix="wake")
     await fund_players(WalletHandler(db), plans)
     runner = ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=3600)
@@ -105,8 +148,9 @@ async def test_notify_wakes_the_leader_at_once(
 
 
 async def test_polling_finds_events_that_sent_no_notify(
-    db: asyncpg.Pool[asyncpg.Record], database_url: str
+    quiet_db: asyncpg.Pool[asyncpg.Record], quiet_url: str
 ) -> None:
+    db, database_url = quiet_db, quiet_url
     runner = ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=0.1)
     await runner.start()
     try:
@@ -134,9 +178,10 @@ async def test_polling_finds_events_that_sent_no_notify(
 
 
 async def test_concurrent_catch_ups_apply_each_event_once(
-    db: asyncpg.Pool[asyncpg.Record], database_url: str
+    quiet_db: asyncpg.Pool[asyncpg.Record], quiet_url: str
 ) -> None:
     """No leader at all: the checkpoint's row lock alone keeps batches from overlapping."""
+    db, database_url = quiet_db, quiet_url
     plans = default_plans(3, prefix="race")
     await fund_players(WalletHandler(db), plans)
     runners = [
