@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
 
 __all__ = [
+    "APPEND",
     "NOTIFY_CHANNEL",
     "AnyConnection",
     "DuplicateCommand",
@@ -49,8 +50,10 @@ __all__ = [
     "load_snapshot",
     "lookup_command",
     "notify",
+    "prepared_append",
     "read_all",
     "read_stream",
+    "recorded_events",
     "recorded_from_row",
     "save_snapshot",
     "stream_version",
@@ -72,7 +75,7 @@ _UUID: Final = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 # Greedy, so a stream id containing ", " still splits at the last comma.
 _STREAM_SLOT: Final = re.compile(r"\)=\((.*), (\d+)\)")
 
-_APPEND: Final = """
+APPEND: Final = """
 SELECT event_id, global_position, tx_id, stream_version, recorded_at
 FROM event_store_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 """
@@ -134,6 +137,8 @@ class SideWrites:
     def __init__(self) -> None:
         self.ctes: list[str] = []
         self.args: list[Any] = []
+        self.names: list[str] = []
+        """The CTEs' names, in order (a batch of appends renames them apart)."""
 
     def param(self, value: Any) -> str:
         """A placeholder (``$n``) for ``value``."""
@@ -142,6 +147,7 @@ class SideWrites:
 
     def add(self, name: str, sql: str) -> None:
         """The CTE ``name AS (sql)``; names are unique within the statement."""
+        self.names.append(name)
         self.ctes.append(f"{name} AS ({sql})")
 
     def __bool__(self) -> bool:
@@ -186,37 +192,16 @@ async def append(
         DuplicateCommand: ``command_id`` was already recorded; carries the stored result.
         DuplicateEvent: an event id is already stored.
     """
-    validate_appends(appends)
-    ordered = sorted(appends, key=lambda a: a.stream_id)
-    flat: list[tuple[int, NewEvent]] = []
-    for index, stream in enumerate(ordered, start=1):
-        flat.extend((index, event) for event in stream.events)
-    offsets = [offset for stream in ordered for offset in range(1, len(stream.events) + 1)]
     notify_after = notify and not conn.is_in_transaction()
-    sql, extra = (
-        (_APPEND_WITH.format(ctes=",\n".join(side_writes.ctes)), side_writes.args)
-        if side_writes
-        else (_APPEND, [])
+    sql, arguments, ordered, flat = prepared_append(
+        appends,
+        command_id=command_id,
+        command_result=command_result,
+        notify_in_statement=notify and not notify_after,
+        side_writes=side_writes,
     )
     try:
-        rows = await conn.fetch(
-            sql,
-            [a.stream_id for a in ordered],
-            [a.expected_version for a in ordered],
-            [len(a.events) for a in ordered],
-            [index for index, _ in flat],
-            offsets,
-            [e.event_id for _, e in flat],
-            [e.event_type for _, e in flat],
-            [e.schema_version for _, e in flat],
-            [e.data.decode() for _, e in flat],
-            [e.metadata.decode() for _, e in flat],
-            command_id,
-            appends[0].stream_id if appends else None,
-            command_result.decode() if command_result is not None else None,
-            notify and not notify_after,
-            *extra,
-        )
+        rows = await conn.fetch(sql, *arguments)
     except asyncpg.PostgresError as error:
         translated = _translate(error, ordered, command_id)
         if translated is error:
@@ -224,6 +209,57 @@ async def append(
         raise translated from error
     if notify_after:
         await _notify(conn, [a.stream_id for a in ordered])
+    return recorded_events(rows, ordered, flat)
+
+
+_Flat: TypeAlias = list[tuple[int, NewEvent]]
+
+
+def prepared_append(
+    appends: Sequence[StreamAppend],
+    *,
+    command_id: str | None,
+    command_result: bytes | None,
+    notify_in_statement: bool,
+    side_writes: SideWrites | None,
+) -> tuple[str, list[Any], list[StreamAppend], _Flat]:
+    """The statement of :func:`append` and its arguments, with the appends in lock order and
+    their events flattened (:func:`recorded_events` reads the rows back with them)."""
+    validate_appends(appends)
+    ordered = sorted(appends, key=lambda a: a.stream_id)
+    flat: _Flat = []
+    for index, stream in enumerate(ordered, start=1):
+        flat.extend((index, event) for event in stream.events)
+    offsets = [offset for stream in ordered for offset in range(1, len(stream.events) + 1)]
+    sql, extra = (
+        (_APPEND_WITH.format(ctes=",\n".join(side_writes.ctes)), side_writes.args)
+        if side_writes
+        else (APPEND, [])
+    )
+    arguments = [
+        [a.stream_id for a in ordered],
+        [a.expected_version for a in ordered],
+        [len(a.events) for a in ordered],
+        [index for index, _ in flat],
+        offsets,
+        [e.event_id for _, e in flat],
+        [e.event_type for _, e in flat],
+        [e.schema_version for _, e in flat],
+        [e.data.decode() for _, e in flat],
+        [e.metadata.decode() for _, e in flat],
+        command_id,
+        appends[0].stream_id if appends else None,
+        command_result.decode() if command_result is not None else None,
+        notify_in_statement,
+        *extra,
+    ]
+    return sql, arguments, ordered, flat
+
+
+def recorded_events(
+    rows: Iterable[asyncpg.Record], ordered: Sequence[StreamAppend], flat: _Flat
+) -> list[RecordedEvent]:
+    """The appended events as recorded, from the rows the append statement returned."""
     by_id = {row["event_id"]: row for row in rows}
     recorded = []
     for index, event in flat:

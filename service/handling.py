@@ -15,19 +15,22 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final, TypeAlias
 
 import asyncpg
 import msgspec
 import structlog
 
+from events.batch import BatchItem
 from events.codec import Event, encode_event
 from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown
 from events.game import RoundSettled
+from events.group_commit import GroupCommit
 from events.notifier import Notifier
 from events.store import (
     DuplicateCommand,
     NewEvent,
+    RecordedEvent,
     SideWrites,
     StreamAppend,
     WrongExpectedVersion,
@@ -178,8 +181,11 @@ class CommandHandler:
         operators: OperatorRegistry | None = None,
         owed: Callable[[], None] | None = None,
         deliver_owed: DeliverOwed | None = None,
+        group_commit: int = 4,
     ) -> None:
         self._pool = pool
+        # Commands of different tables ready at once share one append statement.
+        self._group = GroupCommit(pool, max_batch=group_commit)
         self._attempts = attempts
         self._test_mode = test_mode
         self._notifier = notifier or Notifier(pool)
@@ -191,7 +197,9 @@ class CommandHandler:
         """Delivers a player's owed calls of a round before new bets (the outbox's)."""
 
     async def close(self) -> None:
-        """Send the wake-ups still pending (before the pool closes)."""
+        """Finish the appends in flight and send the wake-ups still pending (before the
+        pool closes)."""
+        await self._group.close()
         await self._notifier.close()
 
     async def execute(
@@ -295,7 +303,7 @@ class CommandHandler:
                         # No transaction: the reads are checked by the append's expected
                         # versions, and the append writes the read models in its own
                         # statement.
-                        result, streams, state = await self._attempt(
+                        outcome = await self._attempt(
                             conn,
                             table_id,
                             command,
@@ -307,6 +315,11 @@ class CommandHandler:
                             session,
                             reload=reload,
                         )
+                    if isinstance(outcome, _Pending):
+                        # Appended by the group commit, on a connection of its own: this
+                        # one went back to the pool first, so waiting holds none.
+                        outcome = outcome.finish(await self._group.append(outcome.item))
+                    result, streams, state = outcome
                     # Woken only after commit, and many commands per NOTIFY: inside the
                     # transaction every command's commit would wait its turn for
                     # PostgreSQL's notify lock.
@@ -377,7 +390,7 @@ class CommandHandler:
         session: tuple[str, str] | None,
         *,
         reload: str | None,
-    ) -> tuple[CommandResult, list[str], Table]:
+    ) -> _Outcome | _Pending:
         seamless_actor = actor.role == "player" and await self._seamless(actor.id)
         # The acting player's wallet comes with the table: most money moves are theirs.
         mine = [actor.id] if actor.role == "player" and not seamless_actor else []
@@ -482,7 +495,7 @@ class CommandHandler:
         command_id: str,
         test_deck: tuple[str, ...],
         placed: PlacedBets | None,
-    ) -> tuple[CommandResult, list[str], Table]:
+    ) -> _Outcome | _Pending:
         appends = _appends(table_id, version, batches, held, request_id, seamless)
         result = CommandResult(
             table_id=table_id,
@@ -522,18 +535,33 @@ class CommandHandler:
                 f" AND deck = {writes.param(list(test_deck))}::text[]"
                 " AND EXISTS (SELECT FROM appended)",
             )
-        recorded = await append(
-            conn,
+        item = BatchItem(
             appends,
             command_id=command_id,
             command_result=msgspec.json.encode(result),
-            notify=False,
             side_writes=writes,
         )
-        self._cache.committed(table_id, result.version, state, recorded, every_event)
-        if credits or settled is not None:
-            self._owed()
-        return result, [a.stream_id for a in appends], state
+        owes = bool(credits) or settled is not None
+
+        def finish(recorded: list[RecordedEvent]) -> _Outcome:
+            self._cache.committed(table_id, result.version, state, recorded, every_event)
+            if owes:
+                self._owed()
+            return result, [a.stream_id for a in appends], state
+
+        if placed is None:
+            return _Pending(item, finish)
+        # The seamless operator's bets are held for this very append (undone if it fails,
+        # released after): it runs here, on the connection that holds them.
+        recorded = await append(
+            conn,
+            item.appends,
+            command_id=item.command_id,
+            command_result=item.command_result,
+            notify=False,
+            side_writes=item.side_writes,
+        )
+        return finish(recorded)
 
     async def _seamless(self, wallet_id: str) -> bool:
         """Whether the player's money lives at a seamless operator."""
@@ -600,6 +628,21 @@ class CommandHandler:
             return ()
         deck = await conn.fetchval("SELECT deck FROM test_decks WHERE table_id = $1", table_id)
         return tuple(deck or ())
+
+
+_Outcome: TypeAlias = tuple[CommandResult, list[str], Table]
+"""A command's result, the streams it appended to and the table's state after it."""
+
+
+class _Pending:
+    """A command decided and ready to append: the group commit appends it, ``finish``
+    makes its outcome from the events as recorded."""
+
+    __slots__ = ("finish", "item")
+
+    def __init__(self, item: BatchItem, finish: Callable[[list[RecordedEvent]], _Outcome]):
+        self.item = item
+        self.finish = finish
 
 
 def event_id(command_id: str, index: int) -> uuid.UUID:

@@ -1,0 +1,116 @@
+"""Several appends in one statement: group commit's unit of work.
+
+Each append of a batch is the statement :func:`events.store.append` would run for it, with
+its parameters renumbered and its CTEs (``appended`` and every side write) renamed apart,
+so one statement does them all: one round trip, one plan start, one commit for the batch
+instead of one each. Per append it is the same work in the same order (its streams locked
+before its side writes run), so all of it commits, or none.
+
+A batch is atomic, so an error in one append would fail them all: :class:`GroupCommit`
+(:mod:`events.group_commit`) only batches appends of disjoint streams, and runs each append
+of a failed batch again on its own, so a conflict or a duplicate fails only its own append.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from events.records import RecordedEvent, StreamAppend
+from events.store import APPEND, AnyConnection, SideWrites, prepared_append, recorded_events
+
+__all__ = ["BatchItem", "append_batch", "batch_statement"]
+
+_PARAMETER: Final = re.compile(r"\$(\d+)")
+_COLUMNS: Final = "event_id, global_position, tx_id, stream_version, recorded_at"
+
+
+@dataclass(frozen=True, eq=False)
+class BatchItem:
+    """One append of a batch: what :func:`events.store.append` takes (no NOTIFY: a batch
+    is the hot path, which wakes listeners after commit)."""
+
+    appends: Sequence[StreamAppend]
+    command_id: str | None = None
+    command_result: bytes | None = None
+    side_writes: SideWrites | None = None
+    shape: str = field(init=False, default="")
+    """The item's own statement, which is its shape: items of one shape make one text."""
+    streams: frozenset[str] = field(init=False, default=frozenset())
+
+    def __post_init__(self) -> None:
+        sql, _, _, _ = self._prepared()
+        object.__setattr__(self, "shape", sql)
+        object.__setattr__(self, "streams", frozenset(a.stream_id for a in self.appends))
+
+    def _prepared(self) -> tuple[str, list[Any], list[StreamAppend], Any]:
+        return prepared_append(
+            self.appends,
+            command_id=self.command_id,
+            command_result=self.command_result,
+            notify_in_statement=False,
+            side_writes=self.side_writes,
+        )
+
+
+def batch_statement(items: Sequence[BatchItem]) -> tuple[str, list[Any], list[Any]]:
+    """The statement for ``items``, its arguments, and what reads each item's rows back.
+
+    The rows it returns carry ``item``, the item's index (from 1)."""
+    ctes: list[str] = []
+    results: list[str] = []
+    arguments: list[Any] = []
+    readers: list[Any] = []
+    for number, item in enumerate(items, start=1):
+        _, own, ordered, flat = item._prepared()
+        readers.append((ordered, flat))
+        offset = len(arguments)
+        arguments.extend(own)
+        writes = item.side_writes
+        names = ["appended", *(writes.names if writes else [])]
+        apart = _Renamer(names, number, offset)
+        ctes.append(f"appended_{number} AS ({apart(APPEND).strip()})")
+        ctes.extend(apart(cte) for cte in (writes.ctes if writes else []))
+        results.append(f"SELECT {number} AS item, {_COLUMNS} FROM appended_{number}")
+    statement = "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(results)
+    return statement, arguments, readers
+
+
+class _Renamer:
+    """One item's SQL made to live beside the others': parameters moved past the items
+    before it, its CTE names given its number."""
+
+    def __init__(self, names: Sequence[str], number: int, offset: int) -> None:
+        self._names = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
+        self._number = number
+        self._offset = offset
+
+    def __call__(self, sql: str) -> str:
+        moved = _PARAMETER.sub(self._parameter, sql)
+        return self._names.sub(self._name, moved)
+
+    def _parameter(self, match: re.Match[str]) -> str:
+        return f"${int(match.group(1)) + self._offset}"
+
+    def _name(self, match: re.Match[str]) -> str:
+        return f"{match.group(1)}_{self._number}"
+
+
+async def append_batch(
+    conn: AnyConnection, items: Sequence[BatchItem]
+) -> list[list[RecordedEvent]]:
+    """Append every item in one statement; each item's events as recorded, in item order.
+
+    Raises whatever the statement raised (``asyncpg.PostgresError``, untranslated: which
+    item failed is not known), and then nothing of any item is appended."""
+    statement, arguments, readers = batch_statement(items)
+    rows = await conn.fetch(statement, *arguments)
+    by_item: dict[int, list[Any]] = {number: [] for number in range(1, len(items) + 1)}
+    for row in rows:
+        by_item[row["item"]].append(row)
+    return [
+        recorded_events(by_item[number], ordered, flat)
+        for number, (ordered, flat) in enumerate(readers, start=1)
+    ]
