@@ -55,9 +55,8 @@ async def lobby() -> Response[bytes]:
 
 
 @get("/{table_id:str}", include_in_schema=False, name="client-table")
-async def table(table_id: str) -> Response[bytes]:
-    """One table; the client reads its id from the address."""
-    del table_id
+async def table() -> Response[bytes]:
+    """One table; the client reads its id from the address (the route only matches it)."""
     return _page()
 
 
