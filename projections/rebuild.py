@@ -25,7 +25,7 @@ from projections.audit import AuditProjection
 from projections.availability import AvailabilityProjection
 from projections.compare import differences, render
 from projections.runner import DEFAULT_BATCH_SIZE, Projection, apply_batch, load_checkpoint
-from projections.tables import decode_state, encode_state
+from projections.tables import catch_up, decode_state, encode_state
 from projections.wallets import money_moved
 from service.rules.evolve import fold
 from service.rules.state import Table
@@ -146,7 +146,10 @@ async def _rebuild_tables(conn: AnyConnection) -> RebuildReport:
             if table_id not in live:
                 report.note(f"table {table_id}: missing from the live model")
             else:
-                _compare_table(report, table_id, live[table_id], rebuilt, state)
+                # The live snapshot is written at round boundaries: compare it caught up.
+                row = live[table_id]
+                current = await catch_up(conn, table_id, decode_state(row["state"]), row["version"])
+                _compare_table(report, table_id, row, current, rebuilt, state)
         report.rows = len(rows)
         await conn.execute("DELETE FROM table_states")
         await conn.copy_records_to_table(
@@ -161,16 +164,18 @@ def _compare_table(
     report: RebuildReport,
     table_id: str,
     live: asyncpg.Record,
+    current: tuple[Table, int],
     rebuilt: tuple[Any, ...],
     state: Table,
 ) -> None:
+    live_state, live_version = current
+    seen = {**dict(live), "version": live_version}
     for index, column in enumerate(("version", "name", "game", "status", "currency"), start=1):
-        if live[column] != rebuilt[index]:
+        if seen[column] != rebuilt[index]:
             report.note(
-                f"table {table_id}: {column}: live {render(live[column])}, "
+                f"table {table_id}: {column}: live {render(seen[column])}, "
                 f"events say {render(rebuilt[index])}"
             )
-    live_state = decode_state(live["state"])
     if live_state == state:
         return
     # Sets are encoded in hash order; "deterministic" sorts them so only real changes show.

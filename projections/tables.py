@@ -1,8 +1,13 @@
-"""The table-state read model: each table's folded aggregate, written by the command's own
-append statement so the next read (and the next command) sees it.
+"""The table-state read model: each table's summary (name, game, status, currency), current
+after every command, and a snapshot of its folded aggregate, written by the command's own
+append statement.
 
-It doubles as the command path's snapshot. If it is behind its stream (or was dropped) the
-missing events are folded in on load, so it can never serve a stale table to a command.
+The snapshot is written at round boundaries only (a round opened, no round in play, a round
+settled), and at least once every :data:`SNAPSHOT_EVERY` versions: between them every load
+folds the stream's tail after it, read in the load's own query, so a reader never sees a
+stale table. The command path decides on what its process committed last
+(``service.cache``) and loads only on a miss. Writing the 6 KB state on every command cost
+more than a third of a command's WAL (docs/benchmarks.md, "Smaller writes").
 """
 
 from __future__ import annotations
@@ -21,20 +26,33 @@ from service.rules.state import Table
 
 __all__ = [
     "KEPT_CHECKPOINTS",
+    "SNAPSHOT_EVERY",
     "ForCommand",
+    "catch_up",
     "decode_state",
     "encode_state",
     "load",
     "load_at_or_before",
     "load_for_command",
     "save",
+    "snapshots",
 ]
 
 KEPT_CHECKPOINTS: Final = 20
 """Round-start states kept per table for catching up live clients."""
 
+SNAPSHOT_EVERY: Final = 64
+"""A snapshot at least every this many versions (a version crossing a multiple of it), so a
+round that goes on and on (bets placed and cancelled) never leaves a long tail to fold."""
+
+_CROSSING: Final = 4
+"""A command of up to this many table events that crosses a multiple of
+:data:`SNAPSHOT_EVERY` lands within this many versions after it (bigger commands open or
+settle rounds, which snapshot anyway)."""
+
 _encoder: Final = msgspec.json.Encoder()
 _decoder: Final = msgspec.json.Decoder(Table)
+_tail_decoder: Final = msgspec.json.Decoder(list[tuple[int, str, int, msgspec.Raw]])
 
 
 def encode_state(state: Table) -> bytes:
@@ -45,11 +63,19 @@ def decode_state(data: bytes) -> Table:
     return _decoder.decode(data)
 
 
-# The row and its stream's version in one round trip: the tail is read only when the row
-# is behind the stream (or missing), which the command path, writing both in one
-# transaction, never leaves it.
-_LOAD: Final = """
-SELECT t.version, t.state, s.version AS stream_version
+# The table's events after the snapshot (stream version, type, schema version, data), in
+# the same statement as the row, so they agree with it; evaluated only when it is behind.
+_TAIL: Final = """
+CASE WHEN s.version > coalesce(t.version, 0) THEN (
+    SELECT json_agg(json_build_array(e.stream_version, e.event_type, e.schema_version, e.data)
+                    ORDER BY e.stream_version)::text
+    FROM events e WHERE e.stream_id = $2 AND e.stream_version > coalesce(t.version, 0)
+) END AS tail
+"""
+
+# The snapshot, its stream's version and the tail after it: one round trip.
+_LOAD: Final = f"""
+SELECT t.version, t.state, s.version AS stream_version, {_TAIL}
 FROM (SELECT) AS one
 LEFT JOIN table_states t ON t.table_id = $1
 LEFT JOIN streams s ON s.stream_id = $2
@@ -59,11 +85,11 @@ LEFT JOIN streams s ON s.stream_id = $2
 async def load(conn: Any, table_id: str) -> tuple[Table, int]:
     """The table's current state and stream version (``Table()``, 0 if it does not exist)."""
     row = await conn.fetchrow(_LOAD, table_id, table_stream(table_id))
-    return await _current(conn, table_id, row)
+    return _current(row)
 
 
 _LOAD_FOR_COMMAND: Final = f"""
-SELECT t.version, t.state, s.version AS stream_version,
+SELECT t.version, t.state, s.version AS stream_version, {_TAIL},
        (SELECT coalesce(c.result, 'null')::text FROM commands c WHERE c.command_id = $3)
            AS recorded,
        {wallets.LOAD_AS_JSON.format(wallet_ids="$4::text[]")} AS wallets
@@ -96,39 +122,75 @@ async def load_for_command(
     held = wallets.from_json(row["wallets"])
     if row["recorded"] is not None:
         return ForCommand(row["recorded"].encode(), Table(), 0, held)
-    state, version = await _current(conn, table_id, row)
+    state, version = _current(row)
     return ForCommand(None, state, version, held)
 
 
-async def _current(conn: Any, table_id: str, row: Any) -> tuple[Table, int]:
-    """The stored state of ``row``, with any events of the stream it is missing folded in."""
+def _current(row: Any) -> tuple[Table, int]:
+    """The snapshot of ``row`` with the tail of its stream folded in."""
     stored = row["version"] is not None
     state, version = (decode_state(row["state"]), row["version"]) if stored else (Table(), 0)
-    if (row["stream_version"] or 0) > version:
-        tail = await read_stream(conn, table_stream(table_id), from_version=version + 1)
-        if tail:
-            events = (decode_event(e.event_type, e.schema_version, e.data) for e in tail)
-            state = fold(state, events)
-            version = tail[-1].stream_version
-    return state, version
+    if row["tail"] is None:
+        return state, version
+    tail = _tail_decoder.decode(row["tail"])
+    events = (decode_event(name, schema, bytes(data)) for _, name, schema, data in tail)
+    return fold(state, events), tail[-1][0]
+
+
+async def catch_up(conn: Any, table_id: str, state: Table, version: int) -> tuple[Table, int]:
+    """``state`` at ``version`` (a snapshot) with the stream's later events folded in."""
+    tail = await read_stream(conn, table_stream(table_id), from_version=version + 1)
+    if not tail:
+        return state, version
+    events = (decode_event(e.event_type, e.schema_version, e.data) for e in tail)
+    return fold(state, events), tail[-1].stream_version
+
+
+def snapshots(state: Table, version: int, *, checkpoint: bool = False) -> bool:
+    """Whether the command that left ``state`` at ``version`` writes the snapshot: at a
+    round boundary, or when ``version`` crossed a multiple of :data:`SNAPSHOT_EVERY`."""
+    current = state.round
+    return (
+        checkpoint
+        or current is None
+        or current.phase == "settled"
+        or version % SNAPSHOT_EVERY < _CROSSING
+    )
 
 
 def save(writes: SideWrites, state: Table, version: int, *, checkpoint: bool = False) -> None:
-    """Store the state at ``version`` in the command's append statement. With
+    """Keep the table's row in step, in the command's append statement: its summary always,
+    the snapshot (``state`` at ``version``) only when :func:`snapshots` says. With
     ``checkpoint`` (a round opened) also keep it as a round-start state, and only the last
     :data:`KEPT_CHECKPOINTS` of them."""
     rules = state.rules
-    table, at, encoded = (
-        writes.param(state.table_id),
-        writes.param(version),
-        writes.param(encode_state(state)),
+    table = writes.param(state.table_id)
+    name, game, status, currency = (
+        writes.param(state.name),
+        writes.param(rules.game),
+        writes.param(state.status),
+        writes.param(rules.currency),
     )
+    if not snapshots(state, version, checkpoint=checkpoint):
+        # Only a command that changed the summary (a closing, a ruleset) writes; the others
+        # find the row as it is and leave it unlocked and unwritten.
+        writes.add(
+            "saved_summary",
+            f"""
+            UPDATE table_states SET name = {name}, game = {game}, status = {status},
+                currency = {currency}, updated_at = now()
+            WHERE table_id = {table} AND EXISTS (SELECT FROM appended)
+              AND (name, game, status, currency)
+                  IS DISTINCT FROM ({name}::text, {game}::text, {status}::text, {currency}::text)
+            """,
+        )
+        return
+    at, encoded = writes.param(version), writes.param(encode_state(state))
     writes.add(
         "saved_state",
         f"""
         INSERT INTO table_states (table_id, version, name, game, status, currency, state)
-        SELECT {table}, {at}, {writes.param(state.name)}, {writes.param(rules.game)},
-               {writes.param(state.status)}, {writes.param(rules.currency)}, {encoded}
+        SELECT {table}, {at}, {name}, {game}, {status}, {currency}, {encoded}
         WHERE EXISTS (SELECT FROM appended)
         ON CONFLICT (table_id) DO UPDATE SET
             version = excluded.version, name = excluded.name, game = excluded.game,

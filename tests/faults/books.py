@@ -7,7 +7,8 @@
   (its own and those of the round it opened, ``{id}/open-round``), and no event belongs to
   a command that was not recorded;
 * the read models written in the command's transaction are at their stream's version
-  (``table_states``, ``wallets``);
+  (``wallets``), or for ``table_states`` (a snapshot written at round boundaries) at most
+  there, never ahead of it or missing;
 * the audit projection (run by the service's leader) catches up with every event, and a
   rebuild of each read model (tables, wallets, audit) equals the live one;
 * replay verifies every settled round, reconciliation finds nothing;
@@ -58,7 +59,7 @@ _STALE_TABLES: Final = """
 SELECT s.stream_id, s.version, t.version AS read_model
 FROM streams AS s FULL JOIN table_states AS t ON s.stream_id = 'table-' || t.table_id
 WHERE (s.stream_id LIKE 'table-%' OR s.stream_id IS NULL)
-  AND s.version IS DISTINCT FROM t.version
+  AND (s.version IS NULL OR t.version IS NULL OR t.version > s.version)
 """
 
 _STALE_WALLETS: Final = """
