@@ -29,7 +29,12 @@ from events.codec import Event, decode_event
 from events.commands import SYSTEM, Actor, Command, OpenRound
 from events.game import RoundOpened, RoundSettled
 from events.store import AnyConnection, RecordedEvent, read_stream, recorded_from_row
-from events.streams import MONEY_PREFIXES, TABLE_PREFIX, table_stream
+from events.streams import (
+    SEAMLESS_PREFIX,
+    TABLE_PREFIX,
+    WALLET_PREFIX,
+    table_stream,
+)
 from events.wallet import WalletEvent
 from projections.compare import differences, render
 from service.audit.money_streams import WalletKinds, money_stream, wallet_of_stream
@@ -76,14 +81,15 @@ SELECT EXISTS (SELECT 1 FROM events WHERE event_type = 'RoundOpened'
 """
 # Both kinds of money stream: which one an event should be in is checked afterwards. In
 # global order, so a wallet's events keep the command's order even if one was moved to a
-# stream of the other kind.
-_WALLET_EVENTS: Final = """
+# stream of the other kind. The prefixes are spelled as the predicate of the partial index
+# events_money_command_id_idx (migration 0014) spells them, so the planner uses it.
+_WALLET_EVENTS: Final = f"""
 SELECT global_position, tx_id, stream_id, stream_version, event_id, event_type, schema_version,
        data::text AS data, metadata::text AS metadata, recorded_at,
        metadata->>'command_id' AS command_id
 FROM events
 WHERE metadata->>'command_id' = ANY($1::text[])
-  AND EXISTS (SELECT FROM unnest($2::text[]) AS prefix WHERE starts_with(stream_id, prefix))
+  AND (starts_with(stream_id, '{WALLET_PREFIX}') OR starts_with(stream_id, '{SEAMLESS_PREFIX}'))
 ORDER BY global_position
 """
 
@@ -334,7 +340,7 @@ class _TableReplay:
         found: dict[str, dict[str, list[RecordedEvent]]] = defaultdict(lambda: defaultdict(list))
         for offset in range(0, len(wanted), _COMMAND_CHUNK):
             chunk = wanted[offset : offset + _COMMAND_CHUNK]
-            for row in await self.conn.fetch(_WALLET_EVENTS, chunk, list(MONEY_PREFIXES)):
+            for row in await self.conn.fetch(_WALLET_EVENTS, chunk):
                 wallet = wallet_of_stream(row["stream_id"])
                 assert wallet is not None  # the query reads money streams only
                 found[row["command_id"]][wallet].append(recorded_from_row(row))
