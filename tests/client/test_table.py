@@ -125,6 +125,13 @@ async def shows_what_the_api_shows(person: Person, table_id: str) -> dict[str, A
         await expect(dealer).to_have_attribute(
             "data-cards", " ".join(current["dealer"]["cards"] or [])
         )
+    # The countdowns are the view's deadlines (the server's due times), each still ticking.
+    for deadline in view["deadlines"]:
+        name = deadline["wait"] + (f"-{deadline['box']}" if deadline["box"] else "")
+        timer = page.locator(f"[data-testid=timer-{name}]")
+        await expect(timer).to_have_attribute("data-due", deadline["due_at"])
+        assert int(await timer.get_attribute("data-seconds") or -1) > 0
+    await expect(page.locator(".timer")).to_have_count(len(view["deadlines"]))
     settled = view["previous_round"]
     if settled:
         last = page.locator("[data-testid=last-round]")

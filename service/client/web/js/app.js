@@ -169,8 +169,10 @@ function accept(view, reset = false) {
   // then, not on every state.
   const moved = !shown || shown.round?.number !== view.round?.number || shown.round?.phase !== view.round?.phase;
   if (newer) app.view = view;
+  // A command's answer has no deadlines (the stream's event of its version brings them):
+  // until then the waits that go on keep their countdowns, and those that ended lose them.
   if (deadlines) app.deadlines = view.deadlines;
-  else if (newer) app.deadlines = [];
+  else if (newer) app.deadlines = app.deadlines.filter((deadline) => stillWaiting(deadline, view, shown));
   const round = app.view.round;
   if (round && round.phase === "betting" && !app.commitments.has(round.number)) {
     app.commitments.set(round.number, round.commitment);
@@ -180,6 +182,15 @@ function accept(view, reset = false) {
   }
   draw();
   if (newer && moved) drawBalance();
+}
+
+/** Whether `view` still waits for what `deadline` (given with `before`) counted down to. */
+function stillWaiting(deadline, view, before) {
+  const round = view.round;
+  if (!round || round.number !== before?.round?.number) return false;
+  if (deadline.wait === "betting") return round.phase === "betting";
+  const phase = deadline.wait === "decision" ? "decisions" : "dealer_draw";
+  return round.phase === phase && round.awaiting.includes(deadline.box);
 }
 
 function draw() {
