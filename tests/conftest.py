@@ -5,6 +5,9 @@ already accepting connections on ``127.0.0.1:5432`` (unless ``RUSSIAN_POKER_TEST
 is set); an embedded one started with ``pgserver``. Either way each session (each xdist
 worker) gets its own freshly created database, dropped again at the end, so runs never see
 each other's rows.
+
+Under xdist (``./dev test`` runs two workers, ``--dist loadgroup``) the tests that share a
+costly fixture go to one worker, so it is set up once (:func:`pytest_xdist_make_scheduler`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import tempfile
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -31,6 +34,54 @@ SELECT string_agg(format('%I.%I', schemaname, tablename), ', ')
 FROM pg_tables
 WHERE schemaname = 'public' AND tablename <> 'schema_migrations'
 """
+
+_PRIVATE_POSTGRES_USERS: Final = ("tests/faults/", "tests/cluster/", "tests/audit/test_runner.py")
+"""Tests on ``tests.processes.shared_private_postgres``: one server per test process."""
+
+_MODULE_FIXTURE_MODULES: Final = (
+    "tests/client/",
+    "tests/audit/test_played.py",
+    "tests/deploy/test_proxy.py",
+    "tests/fairness/test_proof.py",
+    "tests/operators/test_money_property.py",
+    "tests/operators/test_wallet_faults.py",
+    "tests/races/",
+    "tests/wallet/test_reference_wallet.py",
+)
+"""Modules (or folders of them) whose module-scoped fixtures start a service, a wallet, a
+browser or play a thousand rounds (``played``): each module runs on one worker."""
+
+
+def _scope_of(nodeid: str) -> str:
+    """The unit of work an xdist worker takes whole: a costly fixture's users, else one test.
+
+    A unit that is not one test costs only time when this list goes stale, never a result.
+    """
+    if nodeid.startswith(_PRIVATE_POSTGRES_USERS):
+        return "private-postgres"
+    module = nodeid.split("::", 1)[0]
+    if module.startswith(_MODULE_FIXTURE_MODULES):
+        return module
+    return nodeid
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist's: absent under -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup`` (what ``./dev test`` asks for) as :func:`_scope_of` groups.
+
+    xdist's own loadgroup reads ``xdist_group`` marks off node ids it rewrites, which
+    pytest 9 no longer lets it do (``Node.nodeid`` is computed): every test was its own unit,
+    and each worker set the module fixtures up again.
+    """
+    if config.getoption("dist", None) != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+    class SharedFixtureScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return _scope_of(nodeid)
+
+    return SharedFixtureScheduling(config, log)
 
 
 def with_database(url: str, database: str) -> str:
