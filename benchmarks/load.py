@@ -5,6 +5,7 @@
                                         [--repeat 3] [--workers 1] [--instances 1] [--url URL]
                                         [--wallet internal,sessions,seamless,memory|both|all]
                                         [--baseline-root DIR] [--profile DIR] [--json FILE]
+                                        [--peer] [--peer-turns]
 
 Run by hand, not in CI. It creates a fresh database per kind below on the PostgreSQL server
 at ``--url`` (default: the local one), so that what one kind leaves behind is not charged to
@@ -43,6 +44,12 @@ another, and then, ``--repeat`` times, interleaved:
   read back from ``wallet_transactions``, and the time of a command's bet is split into
   to the wallet, in it and back (see ``benchmarks/seamless.py``). Each kind is compared
   with **service** at the same concurrency.
+- **peer** (``--peer``): the same game on the Python ``eventsourcing`` library (its
+  PostgreSQL recorder, our rules in its aggregates, no HTTP), in a process of its own on a
+  database of its own, driven by threads as the generator drives the service
+  (``benchmarks/peer_eventsourcing.py``); compared with **service** at the same concurrency.
+  **peer_turns** (``--peer-turns``): the same with a table's commands taking turns in the
+  peer's process, as the service's do.
 
 ``--clients`` and ``--tables`` take comma-separated lists (``--clients 8,32 --tables
 4,16``): each pair is one concurrency, all of them interleaved in every repetition.
@@ -242,6 +249,40 @@ class _Tracker:
         return self.view.version > version
 
 
+def next_move(
+    view: _Table, box: int, player_id: str, players: int, rng: random.Random, drew: int
+) -> tuple[dict[str, Any] | None, int]:
+    """The command a player sends now, if any, from the latest view of its table, and the
+    round it last bought a card in (one draw per round). Shared with the eventsourcing
+    peer (``benchmarks/peer_eventsourcing.py``), so both play the same mix."""
+    current = view.round
+    if current is None:
+        return None, drew
+    mine = any(b.box == box for b in current.boxes)
+    if current.phase == "betting":
+        if not mine:
+            ante = 100 * rng.randint(1, 3)
+            bonus = 100 if rng.random() < 0.2 else 0
+            return ({"type": "PlaceAnte", "box": box, "ante": ante, "bonus": bonus}, drew)
+        if player_id not in current.ready and len(current.boxes) >= players:
+            return ({"type": "Deal"}, drew)
+        return None, drew
+    if box not in current.awaiting:
+        return None, drew
+    if current.phase == "decisions":
+        roll = rng.random()
+        kind = "Play" if roll < 0.75 else "Fold" if roll < 0.85 else "BuyCard"
+        if kind == "BuyCard":
+            if drew == current.number:
+                kind = "Play"  # one draw per round
+            drew = current.number
+        return ({"type": kind, "box": box}, drew)
+    if current.phase == "dealer_draw":
+        kind = "RequestDealerExchange" if rng.random() < 0.3 else "DeclineDealerExchange"
+        return ({"type": kind, "box": box}, drew)
+    return None, drew
+
+
 class _Player:
     def __init__(
         self,
@@ -304,32 +345,10 @@ class _Player:
 
     def move(self) -> dict[str, Any] | None:
         """The command this player sends now, if any, from the latest view of its table."""
-        current = self.tracker.view.round
-        if current is None:
-            return None
-        mine = any(b.box == self.box for b in current.boxes)
-        if current.phase == "betting":
-            if not mine:
-                ante = 100 * self.rng.randint(1, 3)
-                bonus = 100 if self.rng.random() < 0.2 else 0
-                return {"type": "PlaceAnte", "box": self.box, "ante": ante, "bonus": bonus}
-            if self.player_id not in current.ready and len(current.boxes) >= self.tracker.players:
-                return {"type": "Deal"}
-            return None
-        if self.box not in current.awaiting:
-            return None
-        if current.phase == "decisions":
-            roll = self.rng.random()
-            kind = "Play" if roll < 0.75 else "Fold" if roll < 0.85 else "BuyCard"
-            if kind == "BuyCard":
-                if self.drew == current.number:
-                    kind = "Play"  # one draw per round
-                self.drew = current.number
-            return {"type": kind, "box": self.box}
-        if current.phase == "dealer_draw":
-            kind = "RequestDealerExchange" if self.rng.random() < 0.3 else "DeclineDealerExchange"
-            return {"type": kind, "box": self.box}
-        return None
+        body, self.drew = next_move(
+            self.tracker.view, self.box, self.player_id, self.tracker.players, self.rng, self.drew
+        )
+        return body
 
     async def play(self, until: float) -> None:
         while time.perf_counter() < until:
@@ -809,6 +828,7 @@ _MEDIANS: Final = (
     "bet_phase_1_p99_ms", "split_out_p50_ms", "split_wallet_p50_ms", "split_back_p50_ms",
     "split_rest_p50_ms", "server_waited_ms_per_request", "postgres_waited_ms_per_request",
     "wallet_waited_ms_per_request", "wallet_postgres_waited_ms_per_request",
+    "conflicts_per_second",
 )  # fmt: skip
 
 _WALLET_KINDS: Final = {
@@ -1015,6 +1035,17 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the benchmark databases")
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument(
+        "--peer",
+        action="store_true",
+        help="also the same game on the eventsourcing library "
+        "(benchmarks/peer_eventsourcing.py), interleaved",
+    )
+    parser.add_argument(
+        "--peer-turns",
+        action="store_true",
+        help="also the peer with a table's commands taking turns (a lock per table)",
+    )
+    parser.add_argument(
         "--profile",
         type=Path,
         help="py-spy the service (and the wallet) during each run; collapsed stacks here",
@@ -1035,6 +1066,8 @@ def main() -> None:
     kinds = [] if args.only == "ceiling" else wanted
     if args.baseline_root and args.only != "ceiling":
         kinds.insert(kinds.index("service") + 1 if "service" in kinds else 0, "baseline")
+    if args.only != "ceiling":
+        kinds += [kind for kind, flag in _PEER_KINDS.items() if getattr(args, flag)]
     if args.only != "service":
         kinds.append("ceiling")
     # One database per kind: what one kind leaves behind (dead rows, autovacuum, the
@@ -1043,7 +1076,7 @@ def main() -> None:
     databases = {
         kind: _with_database(args.url, name)
         if args.database
-        else asyncio.run(_create_database(args.url, name))
+        else asyncio.run(_create_database(args.url, name, migrated=kind not in _PEER_KINDS))
         for kind, name in names.items()
     }
     # The operator's wallet has a database of its own (its ledger's schema is created by
@@ -1114,7 +1147,8 @@ def main() -> None:
                                 extra_env,
                                 args.baseline_root,
                             )
-                            for _ in range(args.instances)
+                            # The peer is its own server, started by _measure_peer.
+                            for _ in range(0 if kind in _PEER_KINDS else args.instances)
                         ]
                         spies = (
                             [
@@ -1130,7 +1164,11 @@ def main() -> None:
                             else []
                         )
                         try:
-                            result = _measure(kind, servers, config)
+                            result = (
+                                _measure_peer(config, databases[kind], kind == "peer_turns")
+                                if kind in _PEER_KINDS
+                                else _measure(kind, servers, config)
+                            )
                             if kind in OPERATOR_KINDS:
                                 # Before anything stops: what the outbox still owes is
                                 # delivered now, not during the next measurement.
@@ -1150,7 +1188,7 @@ def main() -> None:
                                 server.stop()
                             if wallet is not None:
                                 wallet.stop()
-                        if kind != "ceiling":
+                        if kind != "ceiling" and kind not in _PEER_KINDS:  # the peer counts its own
                             result.update(
                                 asyncio.run(_store_figures(databases[kind], result["window"]))
                             )
@@ -1211,6 +1249,10 @@ def main() -> None:
                 f"{after['postgres_ms_per_request']:.2f} ms"
             )
         internal = medians.get(label("service", clients))
+        for kind in _PEER_KINDS:
+            peer = medians.get(label(kind, clients))
+            if internal and peer:
+                print(_versus_peer(f"service/{kind}", clients, internal, peer))
         for kind in ("sessions", "seamless", "memory"):
             served = medians.get(label(kind, clients))
             if served and internal:
@@ -1229,6 +1271,48 @@ def main() -> None:
                 default=str,
             )
         )
+
+
+# -- the eventsourcing peer (--peer) ---------------------------------------------------
+
+
+_PEER_KINDS: Final = {"peer": "peer", "peer_turns": "peer_turns"}
+"""The peer's kinds → the flag that asks for each (``--peer``, ``--peer-turns``)."""
+
+
+def _measure_peer(config: dict[str, Any], database: str, turns: bool) -> dict[str, Any]:
+    """One measurement of benchmarks/peer_eventsourcing.py, in a process of its own."""
+    peer = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "peer_eventsourcing.py"),
+            "run",
+            json.dumps({**config, "database_url": database, "turns": turns}),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if peer.returncode:
+        raise RuntimeError(f"eventsourcing peer failed:\n{peer.stderr[-4000:]}")
+    result: dict[str, Any] = json.loads(peer.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _versus_peer(label: str, clients: int, service: dict[str, Any], peer: dict[str, Any]) -> str:
+    """The service against the same game on the eventsourcing library (medians)."""
+    return (
+        f"{label} at {clients} clients: {service['per_second'] / peer['per_second']:.2f}x "
+        f"the commands/s ({peer['per_second']:,.0f} -> {service['per_second']:,.0f}), "
+        f"{service['rounds_per_second'] / (peer['rounds_per_second'] or 1):.2f}x the rounds/s; "
+        f"p50 {peer['p50_ms']:.2f} -> {service['p50_ms']:.2f} ms, p99 {peer['p99_ms']:.2f} -> "
+        f"{service['p99_ms']:.2f} ms; CPU per command: process {peer['server_ms_per_request']:.2f}"
+        f" -> server {service['server_ms_per_request']:.2f} ms (+ generator apart), postgres "
+        f"{peer['postgres_ms_per_request']:.2f} -> {service['postgres_ms_per_request']:.2f} ms; "
+        f"peer conflicts retried {peer.get('conflicts_per_second', 0.0):,.0f}/s"
+    )
 
 
 def _medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
