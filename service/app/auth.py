@@ -31,6 +31,7 @@ __all__ = [
     "Role",
     "mint_token",
     "principal_from",
+    "principal_of",
     "rate_limit_key",
     "require",
     "require_operator",
@@ -113,11 +114,15 @@ def decode_token(secret: str, token: str) -> Principal:
 
 
 def principal_from(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
-    header = connection.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
+    secret: str = connection.app.state.settings.jwt_secret
+    return principal_of(connection.headers.get("authorization", ""), secret)
+
+
+def principal_of(authorization: str, secret: str) -> Principal:
+    """The principal of an ``Authorization`` header's value (401 unless a valid bearer token)."""
+    scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise NotAuthorizedException("a bearer token is required")
-    secret: str = connection.app.state.settings.jwt_secret
     return decode_token(secret, token.strip())
 
 

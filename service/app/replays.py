@@ -13,9 +13,10 @@ from typing import Final, TypeVar
 from litestar import Response
 from litestar.datastructures import ResponseHeader
 
+from service.app.encoded import EncodedAnswer
 from service.app.problems import REPLAYED
 
-__all__ = ["REPLAYED_HEADER", "answer"]
+__all__ = ["REPLAYED_HEADER", "answer", "encoded_answer"]
 
 T = TypeVar("T")
 
@@ -33,3 +34,10 @@ def answer(body: T, *, replayed: bool, status_code: int = 200) -> Response[T]:
     """``body``, marked as a replay when it is one."""
     headers = {REPLAYED: "true"} if replayed else None
     return Response(body, status_code=status_code, headers=headers)
+
+
+def encoded_answer(body: T, *, replayed: bool) -> Response[T]:
+    """:func:`answer` with status 200, sent without Litestar's response conversion (the
+    command route's: ``service.app.encoded``)."""
+    headers = {REPLAYED: "true"} if replayed else None
+    return EncodedAnswer(body, status_code=200, headers=headers)

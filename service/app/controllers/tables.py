@@ -41,6 +41,8 @@ from events.commands import (
 from projections import tables
 from projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
 from service.app.auth import Principal, require
+from service.app.bodies import check_body
+from service.app.command_path import well_formed
 from service.app.controllers.availability import (
     CloseTableBody,
     ReopenTableBody,
@@ -49,7 +51,7 @@ from service.app.controllers.availability import (
 from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
 from service.app.params import TableId, json_body
 from service.app.problems import problem
-from service.app.replays import REPLAYED_HEADER, answer
+from service.app.replays import REPLAYED_HEADER, encoded_answer
 from service.app.responses import problems
 from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, StackedDeck, TestDeck
 from service.handling import CommandHandler, UnknownTable, player_command_id
@@ -193,6 +195,67 @@ async def _visible(pool: DbPool, principal: Principal, table_id: str) -> Table:
     if version == 0 or not may_see(principal, state):
         raise NotFoundException(f"no table {table_id!r}")
     return state
+
+
+async def _command_fast_path(request: Request[Any, Any, Any]) -> Response[CommandResponse] | None:
+    """The command route's ``before_request``: the app's body checks, then the command
+    itself when it is well formed (``service.app.command_path``); ``None`` lets Litestar
+    read the request through the route's signature, and refuse it as it always has."""
+    await check_body(request)
+    services = request.app.state
+    parsed = await well_formed(request, services.settings.jwt_secret)
+    if parsed is None:
+        return None
+    return await _run_command(request, *parsed)
+
+
+async def _run_command(
+    request: Request[Any, Any, Any],
+    table_id: str,
+    data: PlayerCommand,
+    principal: Principal,
+    idempotency_key: str | None,
+    if_match: str | None,
+) -> Response[CommandResponse]:
+    require(principal, "player")
+    if not idempotency_key:
+        raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
+    expected = _version(if_match)
+    # The hot path: the handler and pool straight from the app's state, as a second
+    # injected dependency would have Litestar resolve them in a task group per request.
+    services = request.app.state
+    commands: CommandHandler = services.commands
+    session = None
+    if principal.session_id is not None:
+        async with services.pool.acquire() as conn:
+            await check_active(conn, principal.session_id)
+        session = (principal.session_id, principal.currency or "")
+    try:
+        result, after = await commands.execute_with_state(
+            table_id,
+            data,
+            _actor(principal),
+            command_id=player_command_id(table_id, principal.subject, idempotency_key),
+            expected_version=expected,
+            request_id=request_id_of(request),
+            must_exist=True,
+            session=session,
+        )
+    except UnknownTable:
+        raise NotFoundException(f"no table {table_id!r}") from None
+    viewer = viewer_of(principal)
+    # The state the command left, as it committed; a duplicate's is gone, so load it.
+    # No deadlines either way (null): reading the timers would cost the hot path a
+    # query; the stream's event of this version and GET carry them.
+    view = (
+        seen_by(after, result.version, viewer)
+        if after is not None
+        else await load_view(services.pool, table_id, viewer, deadlines=False)
+    )
+    body = CommandResponse(
+        version=result.version, events=result.events, duplicate=result.duplicate, table=view
+    )
+    return encoded_answer(body, replayed=result.duplicate)
 
 
 class TableController(Controller):
@@ -342,6 +405,7 @@ class TableController(Controller):
         ),
         responses=problems(404, 409, 412, 413, 422, 428),
         response_headers=[REPLAYED_HEADER],
+        before_request=_command_fast_path,
     )
     async def command(
         self,
@@ -374,45 +438,8 @@ class TableController(Controller):
             ),
         ] = None,
     ) -> Response[CommandResponse]:
-        require(principal, "player")
-        if not idempotency_key:
-            raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
-        expected = _version(if_match)
-        # The hot path: the handler and pool straight from the app's state, as a second
-        # injected dependency would have Litestar resolve them in a task group per request.
-        services = request.app.state
-        commands: CommandHandler = services.commands
-        session = None
-        if principal.session_id is not None:
-            async with services.pool.acquire() as conn:
-                await check_active(conn, principal.session_id)
-            session = (principal.session_id, principal.currency or "")
-        try:
-            result, after = await commands.execute_with_state(
-                table_id,
-                data,
-                _actor(principal),
-                command_id=player_command_id(table_id, principal.subject, idempotency_key),
-                expected_version=expected,
-                request_id=request_id_of(request),
-                must_exist=True,
-                session=session,
-            )
-        except UnknownTable:
-            raise NotFoundException(f"no table {table_id!r}") from None
-        viewer = viewer_of(principal)
-        # The state the command left, as it committed; a duplicate's is gone, so load it.
-        # No deadlines either way (null): reading the timers would cost the hot path a
-        # query; the stream's event of this version and GET carry them.
-        view = (
-            seen_by(after, result.version, viewer)
-            if after is not None
-            else await load_view(services.pool, table_id, viewer, deadlines=False)
-        )
-        body = CommandResponse(
-            version=result.version, events=result.events, duplicate=result.duplicate, table=view
-        )
-        return answer(body, replayed=result.duplicate)
+        # Reached only when the fast path (``_command_fast_path``) stepped aside.
+        return await _run_command(request, table_id, data, principal, idempotency_key, if_match)
 
     @get(
         "/{table_id:str}/stream",
