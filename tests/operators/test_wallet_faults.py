@@ -44,8 +44,10 @@ from tests.operators.faults_helpers import (
 from tests.rules.scenario import deck_for
 from tests.wallet.reference import ReferenceWallet
 
-TIMEOUT_MS: Final = 400
-"""The operator's time-out per call in these tests; a ``slow`` answer waits three times it."""
+TIMEOUT_MS: Final = 1000
+"""The operator's time-out per call in these tests; a ``slow`` answer waits three times it.
+At 400 ms a loaded machine (two xdist workers beside other work) timed out calls the wallet
+was still applying: a ``drop_after_apply`` bet the rollback then found no trace of."""
 SLOW_MS: Final = 3 * TIMEOUT_MS
 DOWN_S: Final = 1.0
 
