@@ -56,11 +56,15 @@ async def test_auditor_sees_the_round_and_can_verify_it(
     await runner.stop()
 
     # Caught up to the commit-safe horizon, which a transaction still open elsewhere (the
-    # service's own projection leader) can hold just short of the last commands.
+    # service's own projection leader) can hold just short of the last commands: the record
+    # can exist before it has them all, so wait for the last one.
     async def recorded() -> bool:
         nonlocal record
         record = await api.get("/v1/audit/rounds/t1/1", headers=AUDITOR)
-        return bool(record.status_code == 200)
+        if record.status_code != 200:
+            return False
+        last = record.json()["record"]["commands"][-1]["command"]["type"]
+        return bool(last == "Insure")
 
     record = await api.get("/v1/audit/rounds/t1/1", headers=AUDITOR)
     await eventually(recorded, timeout=30, message="the round's audit record")
