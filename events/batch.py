@@ -9,6 +9,9 @@ before its side writes run), so all of it commits, or none.
 A batch is atomic, so an error in one append would fail them all: :class:`GroupCommit`
 (:mod:`events.group_commit`) only batches appends of disjoint streams, and runs each append
 of a failed batch again on its own, so a conflict or a duplicate fails only its own append.
+Nor may one append make the others wait: a batch waits at most :data:`LOCK_TIMEOUT` for a
+lock another transaction holds (a stream being appended to by another instance), then
+fails, and its appends run alone.
 """
 
 from __future__ import annotations
@@ -21,10 +24,15 @@ from typing import Any, Final
 from events.records import RecordedEvent, StreamAppend
 from events.store import APPEND, AnyConnection, SideWrites, prepared_append, recorded_events
 
-__all__ = ["BatchItem", "append_batch", "batch_statement"]
+__all__ = ["LOCK_TIMEOUT", "BatchItem", "append_batch", "batch_statement"]
 
 _PARAMETER: Final = re.compile(r"\$(\d+)")
 _COLUMNS: Final = "event_id, global_position, tx_id, stream_version, recorded_at"
+LOCK_TIMEOUT: Final = "50ms"
+"""How long a batch waits for a lock another transaction holds before it gives up and its
+appends run alone (its own transaction's setting only: ``set_config(…, true)``)."""
+_GUARD: Final = f"lock_guard AS (SELECT set_config('lock_timeout', '{LOCK_TIMEOUT}', true))"
+_GUARDED: Final = "FROM (SELECT FROM lock_guard) AS guard, LATERAL event_store_append("
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,10 +79,12 @@ def batch_statement(items: Sequence[BatchItem]) -> tuple[str, list[Any], list[An
         writes = item.side_writes
         names = ["appended", *(writes.names if writes else [])]
         apart = _Renamer(names, number, offset)
-        ctes.append(f"appended_{number} AS ({apart(APPEND).strip()})")
+        # LATERAL: the append runs after the guard has set the batch's lock_timeout.
+        append = apart(APPEND).strip().replace("FROM event_store_append(", _GUARDED, 1)
+        ctes.append(f"appended_{number} AS ({append})")
         ctes.extend(apart(cte) for cte in (writes.ctes if writes else []))
         results.append(f"SELECT {number} AS item, {_COLUMNS} FROM appended_{number}")
-    statement = "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(results)
+    statement = f"WITH {_GUARD},\n" + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(results)
     return statement, arguments, readers
 
 

@@ -49,24 +49,36 @@ GROUP_SIZE: Final = Histogram(
 
 
 class _Waiting:
-    __slots__ = ("future", "item")
+    __slots__ = ("future", "item", "since")
 
-    def __init__(self, item: BatchItem, future: asyncio.Future[list[RecordedEvent]]) -> None:
+    def __init__(
+        self, item: BatchItem, future: asyncio.Future[list[RecordedEvent]], since: float
+    ) -> None:
         self.item = item
         self.future = future
+        self.since = since
 
 
 class GroupCommit:
     """Appends through a pool, batched when they queue (see the module's docstring)."""
 
     def __init__(
-        self, pool: asyncpg.Pool[asyncpg.Record], *, max_batch: int = 4, flushers: int = 2
+        self,
+        pool: asyncpg.Pool[asyncpg.Record],
+        *,
+        max_batch: int = 4,
+        flushers: int = 2,
+        most_flushers: int = 8,
+        relief_s: float = 0.01,
     ) -> None:
-        if max_batch < 1 or flushers < 1:
-            raise ValueError("max_batch and flushers are at least 1")
+        if max_batch < 1 or not 1 <= flushers <= most_flushers:
+            raise ValueError("max_batch is at least 1, and 1 <= flushers <= most_flushers")
         self._pool = pool
         self._max_batch = max_batch
         self._flushers = flushers
+        self._most = most_flushers
+        self._relief_s = relief_s
+        self._relief: asyncio.TimerHandle | None = None
         self._busy = 0
         self._queue: deque[_Waiting] = deque()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -81,9 +93,11 @@ class GroupCommit:
             finally:
                 self._busy -= 1
                 self._start_flushers()
-        waiting = _Waiting(item, asyncio.get_running_loop().create_future())
+        loop = asyncio.get_running_loop()
+        waiting = _Waiting(item, loop.create_future(), loop.time())
         self._queue.append(waiting)
         self._start_flushers()
+        self._arm_relief()
         # Shielded: a cancelled caller stops waiting, its append still runs with the batch.
         return await asyncio.shield(waiting.future)
 
@@ -94,10 +108,30 @@ class GroupCommit:
 
     def _start_flushers(self) -> None:
         while self._queue and self._busy < self._flushers:
-            self._busy += 1
-            task = asyncio.create_task(self._drain())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._start_flusher()
+
+    def _start_flusher(self) -> None:
+        self._busy += 1
+        task = asyncio.create_task(self._drain())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _arm_relief(self) -> None:
+        if self._relief is None and self._queue:
+            self._relief = asyncio.get_running_loop().call_later(self._relief_s, self._relieve)
+
+    def _relieve(self) -> None:
+        """A statement that waits on a lock (another instance's transaction holding a
+        stream) uses no CPU but holds its flusher: when the oldest queued append has waited
+        ``relief_s``, one more flusher starts (up to ``most_flushers``), so one slow
+        append does not stall every other table's."""
+        self._relief = None
+        if not self._queue:
+            return
+        stuck = self._queue[0].since <= asyncio.get_running_loop().time() - self._relief_s
+        if stuck and self._busy < self._most:
+            self._start_flusher()
+        self._arm_relief()
 
     async def _drain(self) -> None:
         try:
@@ -127,23 +161,23 @@ class GroupCommit:
 
     async def _flush(self, batch: Sequence[_Waiting]) -> None:
         GROUP_SIZE.observe(len(batch))
+        if len(batch) == 1:
+            await self._alone(batch[0])
+            return
         try:
             async with self._pool.acquire() as conn:
-                if len(batch) == 1:
-                    await _settle(batch[0], _alone(conn, batch[0].item))
-                    return
-                try:
-                    outcomes = await append_batch(conn, [w.item for w in batch])
-                except asyncpg.PostgresError:
-                    # Nothing of the batch was written: each append again, on its own.
-                    for waiting in batch:
-                        await _settle(waiting, _alone(conn, waiting.item))
-                    return
+                outcomes = await append_batch(conn, [w.item for w in batch])
+        except asyncpg.PostgresConnectionError as error:
+            _fail(batch, error)  # the outcome of every append in it is unknown
+            return
+        except asyncpg.PostgresError:
+            # Nothing of the batch was written (a conflict, a duplicate, a lock another
+            # transaction held past the batch's lock_timeout): each append again, alone and
+            # at once, each on its own connection, so one that waits delays no other.
+            await asyncio.gather(*(self._alone(waiting) for waiting in batch))
+            return
         except Exception as error:
-            # The connection or the pool failed: every outcome of the batch is unknown.
-            for waiting in batch:
-                if not waiting.future.done():
-                    waiting.future.set_exception(error)
+            _fail(batch, error)
             return
         except BaseException:
             for waiting in batch:
@@ -152,6 +186,20 @@ class GroupCommit:
         for waiting, recorded in zip(batch, outcomes, strict=True):
             if not waiting.future.done():
                 waiting.future.set_result(recorded)
+
+    async def _alone(self, waiting: _Waiting) -> None:
+        """Append one queued item on its own and hand its outcome to its caller."""
+        try:
+            async with self._pool.acquire() as conn:
+                recorded = await _alone(conn, waiting.item)
+        except Exception as error:
+            _fail([waiting], error)
+            return
+        except BaseException:
+            waiting.future.cancel()
+            raise
+        if not waiting.future.done():
+            waiting.future.set_result(recorded)
 
 
 async def _alone(conn: Any, item: BatchItem) -> list[RecordedEvent]:
@@ -165,19 +213,7 @@ async def _alone(conn: Any, item: BatchItem) -> list[RecordedEvent]:
     )
 
 
-async def _settle(waiting: _Waiting, outcome: Any) -> None:
-    """Run ``outcome`` (one append) and hand its result or its error to its caller. A lost
-    connection is raised instead: the caller of this fails the whole batch with it."""
-    try:
-        recorded = await outcome
-    except _CONNECTION_LOST:
-        raise
-    except Exception as error:
+def _fail(batch: Sequence[_Waiting], error: Exception) -> None:
+    for waiting in batch:
         if not waiting.future.done():
             waiting.future.set_exception(error)
-        return
-    if not waiting.future.done():
-        waiting.future.set_result(recorded)
-
-
-_CONNECTION_LOST: Final = (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError)

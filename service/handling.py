@@ -184,8 +184,9 @@ class CommandHandler:
         group_commit: int = 4,
     ) -> None:
         self._pool = pool
-        # Commands of different tables ready at once share one append statement.
-        self._group = GroupCommit(pool, max_batch=group_commit)
+        # Commands of different tables ready at once share one append statement; with 1,
+        # every command appends alone on its own connection, as before group commit.
+        self._group = GroupCommit(pool, max_batch=group_commit) if group_commit > 1 else None
         self._attempts = attempts
         self._test_mode = test_mode
         self._notifier = notifier or Notifier(pool)
@@ -199,7 +200,8 @@ class CommandHandler:
     async def close(self) -> None:
         """Finish the appends in flight and send the wake-ups still pending (before the
         pool closes)."""
-        await self._group.close()
+        if self._group is not None:
+            await self._group.close()
         await self._notifier.close()
 
     async def execute(
@@ -316,6 +318,7 @@ class CommandHandler:
                             reload=reload,
                         )
                     if isinstance(outcome, _Pending):
+                        assert self._group is not None
                         # Appended by the group commit, on a connection of its own: this
                         # one went back to the pool first, so waiting holds none.
                         outcome = outcome.finish(await self._group.append(outcome.item))
@@ -549,10 +552,11 @@ class CommandHandler:
                 self._owed()
             return result, [a.stream_id for a in appends], state
 
-        if placed is None:
+        if placed is None and self._group is not None:
             return _Pending(item, finish)
         # The seamless operator's bets are held for this very append (undone if it fails,
-        # released after): it runs here, on the connection that holds them.
+        # released after): it runs here, on the connection that holds them. So does every
+        # append without group commit.
         recorded = await append(
             conn,
             item.appends,
