@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final
 
 from events.records import RecordedEvent, StreamAppend
@@ -44,14 +45,16 @@ class BatchItem:
     command_id: str | None = None
     command_result: bytes | None = None
     side_writes: SideWrites | None = None
-    shape: str = field(init=False, default="")
-    """The item's own statement, which is its shape: items of one shape make one text."""
     streams: frozenset[str] = field(init=False, default=frozenset())
 
     def __post_init__(self) -> None:
-        sql, _, _, _ = self._prepared()
-        object.__setattr__(self, "shape", sql)
         object.__setattr__(self, "streams", frozenset(a.stream_id for a in self.appends))
+
+    @property
+    def shape(self) -> str:
+        """What the item's statement text depends on (its side writes; parameters are
+        numbered by position): items of one shape make one text."""
+        return "\n".join(self.side_writes.ctes) if self.side_writes else ""
 
     def _prepared(self) -> tuple[str, list[Any], list[StreamAppend], Any]:
         return prepared_append(
@@ -67,25 +70,39 @@ def batch_statement(items: Sequence[BatchItem]) -> tuple[str, list[Any], list[An
     """The statement for ``items``, its arguments, and what reads each item's rows back.
 
     The rows it returns carry ``item``, the item's index (from 1)."""
-    ctes: list[str] = []
-    results: list[str] = []
     arguments: list[Any] = []
     readers: list[Any] = []
-    for number, item in enumerate(items, start=1):
+    shapes: list[_Shape] = []
+    for item in items:
         _, own, ordered, flat = item._prepared()
         readers.append((ordered, flat))
-        offset = len(arguments)
         arguments.extend(own)
         writes = item.side_writes
-        names = ["appended", *(writes.names if writes else [])]
-        apart = _Renamer(names, number, offset)
+        shapes.append(
+            (tuple(writes.names), tuple(writes.ctes), len(own)) if writes else ((), (), len(own))
+        )
+    return _text(tuple(shapes)), arguments, readers
+
+
+_Shape = tuple[tuple[str, ...], tuple[str, ...], int]
+"""An item's CTE names, its CTEs and its number of parameters: all its text depends on."""
+
+
+@lru_cache(maxsize=1024)
+def _text(shapes: tuple[_Shape, ...]) -> str:
+    """The batch's text, made once per sequence of shapes (renaming is regex work)."""
+    ctes: list[str] = []
+    results: list[str] = []
+    offset = 0
+    for number, (names, own_ctes, parameters) in enumerate(shapes, start=1):
+        apart = _Renamer(["appended", *names], number, offset)
+        offset += parameters
         # LATERAL: the append runs after the guard has set the batch's lock_timeout.
         append = apart(APPEND).strip().replace("FROM event_store_append(", _GUARDED, 1)
         ctes.append(f"appended_{number} AS ({append})")
-        ctes.extend(apart(cte) for cte in (writes.ctes if writes else []))
+        ctes.extend(apart(cte) for cte in own_ctes)
         results.append(f"SELECT {number} AS item, {_COLUMNS} FROM appended_{number}")
-    statement = f"WITH {_GUARD},\n" + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(results)
-    return statement, arguments, readers
+    return f"WITH {_GUARD},\n" + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(results)
 
 
 class _Renamer:

@@ -101,6 +101,19 @@ class GroupCommit:
         # Shielded: a cancelled caller stops waiting, its append still runs with the batch.
         return await asyncio.shield(waiting.future)
 
+    async def alone_on(self, conn: Any, item: BatchItem) -> list[RecordedEvent] | None:
+        """Append ``item`` on ``conn`` now if a flusher is free and nothing queues (the
+        caller's own connection: no second one taken); ``None`` if it must queue instead
+        (the caller then releases ``conn`` and awaits :meth:`append`)."""
+        if self._busy >= self._flushers or self._queue:
+            return None
+        self._busy += 1
+        try:
+            return await _alone(conn, item)
+        finally:
+            self._busy -= 1
+            self._start_flushers()
+
     async def close(self) -> None:
         """Wait for the batches in flight (at shutdown, before the pool closes)."""
         while self._tasks:

@@ -181,7 +181,7 @@ class CommandHandler:
         operators: OperatorRegistry | None = None,
         owed: Callable[[], None] | None = None,
         deliver_owed: DeliverOwed | None = None,
-        group_commit: int = 4,
+        group_commit: int = 1,
     ) -> None:
         self._pool = pool
         # Commands of different tables ready at once share one append statement; with 1,
@@ -317,10 +317,16 @@ class CommandHandler:
                             session,
                             reload=reload,
                         )
+                        if isinstance(outcome, _Pending):
+                            # Nothing queues: appended at once on this connection.
+                            assert self._group is not None
+                            recorded = await self._group.alone_on(conn, outcome.item)
+                            if recorded is not None:
+                                outcome = outcome.finish(recorded)
                     if isinstance(outcome, _Pending):
                         assert self._group is not None
-                        # Appended by the group commit, on a connection of its own: this
-                        # one went back to the pool first, so waiting holds none.
+                        # Others queue: appended with them by the group commit, on a
+                        # connection of its own (this one went back to the pool first).
                         outcome = outcome.finish(await self._group.append(outcome.item))
                     result, streams, state = outcome
                     # Woken only after commit, and many commands per NOTIFY: inside the

@@ -27,11 +27,16 @@ from playwright.async_api import (
     Request,
     Response,
     async_playwright,
+    expect,
 )
 
 from tests.processes import ServiceProcess, create_database, drop_database
 
 __all__ = ["ARTIFACTS", "Watch", "chromium_path", "open_page"]
+
+# A bound, not a measurement: on a loaded 2-core machine a page may take seconds to show a
+# state; nothing here asserts how fast it did.
+expect.set_options(timeout=20_000)
 
 ARTIFACTS: Final = Path(os.environ.get("CLIENT_ARTIFACTS", "test-artifacts/client"))
 """Where screenshots go (`.gitignore`d); CI keeps the directory as the run's artifacts."""
