@@ -23,9 +23,16 @@ from functools import lru_cache
 from typing import Any, Final
 
 from events.records import RecordedEvent, StreamAppend
-from events.store import APPEND, AnyConnection, SideWrites, prepared_append, recorded_events
+from events.store import (
+    APPEND,
+    AnyConnection,
+    SideWrites,
+    append,
+    prepared_append,
+    recorded_events,
+)
 
-__all__ = ["LOCK_TIMEOUT", "BatchItem", "append_batch", "batch_statement"]
+__all__ = ["LOCK_TIMEOUT", "BatchItem", "append_alone", "append_batch", "batch_statement"]
 
 _PARAMETER: Final = re.compile(r"\$(\d+)")
 _COLUMNS: Final = "event_id, global_position, tx_id, stream_version, recorded_at"
@@ -141,3 +148,15 @@ async def append_batch(
         recorded_events(by_item[number], ordered, flat)
         for number, (ordered, flat) in enumerate(readers, start=1)
     ]
+
+
+async def append_alone(conn: AnyConnection, item: BatchItem) -> list[RecordedEvent]:
+    """``item`` appended by its own statement, as :func:`events.store.append` does it."""
+    return await append(
+        conn,
+        item.appends,
+        command_id=item.command_id,
+        command_result=item.command_result,
+        notify=False,
+        side_writes=item.side_writes,
+    )

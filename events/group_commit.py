@@ -35,9 +35,8 @@ from typing import Any, Final
 import asyncpg
 from prometheus_client import Histogram
 
-from events.batch import BatchItem, append_batch
+from events.batch import BatchItem, append_alone, append_batch
 from events.records import RecordedEvent
-from events.store import append
 
 __all__ = ["GROUP_SIZE", "GroupCommit"]
 
@@ -89,7 +88,7 @@ class GroupCommit:
             self._busy += 1
             try:
                 async with self._pool.acquire() as conn:
-                    return await _alone(conn, item)
+                    return await append_alone(conn, item)
             finally:
                 self._busy -= 1
                 self._start_flushers()
@@ -109,7 +108,7 @@ class GroupCommit:
             return None
         self._busy += 1
         try:
-            return await _alone(conn, item)
+            return await append_alone(conn, item)
         finally:
             self._busy -= 1
             self._start_flushers()
@@ -204,7 +203,7 @@ class GroupCommit:
         """Append one queued item on its own and hand its outcome to its caller."""
         try:
             async with self._pool.acquire() as conn:
-                recorded = await _alone(conn, waiting.item)
+                recorded = await append_alone(conn, waiting.item)
         except Exception as error:
             _fail([waiting], error)
             return
@@ -213,17 +212,6 @@ class GroupCommit:
             raise
         if not waiting.future.done():
             waiting.future.set_result(recorded)
-
-
-async def _alone(conn: Any, item: BatchItem) -> list[RecordedEvent]:
-    return await append(
-        conn,
-        item.appends,
-        command_id=item.command_id,
-        command_result=item.command_result,
-        notify=False,
-        side_writes=item.side_writes,
-    )
 
 
 def _fail(batch: Sequence[_Waiting], error: Exception) -> None:

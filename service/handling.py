@@ -21,7 +21,7 @@ import asyncpg
 import msgspec
 import structlog
 
-from events.batch import BatchItem
+from events.batch import BatchItem, append_alone
 from events.codec import Event, encode_event
 from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown
 from events.game import RoundSettled
@@ -563,15 +563,7 @@ class CommandHandler:
         # The seamless operator's bets are held for this very append (undone if it fails,
         # released after): it runs here, on the connection that holds them. So does every
         # append without group commit.
-        recorded = await append(
-            conn,
-            item.appends,
-            command_id=item.command_id,
-            command_result=item.command_result,
-            notify=False,
-            side_writes=item.side_writes,
-        )
-        return finish(recorded)
+        return finish(await append_alone(conn, item))
 
     async def _seamless(self, wallet_id: str) -> bool:
         """Whether the player's money lives at a seamless operator."""

@@ -14,7 +14,7 @@ import shutil
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 import pytest
@@ -31,6 +31,9 @@ from playwright.async_api import (
 )
 
 from tests.processes import ServiceProcess, create_database, drop_database
+
+if TYPE_CHECKING:
+    from tests.client.people import Operator
 
 __all__ = ["ARTIFACTS", "Watch", "chromium_path", "open_page"]
 
@@ -106,6 +109,18 @@ async def client_service(
     finally:
         await service.terminate()
         await drop_database(server_url, url)
+
+
+@pytest.fixture(scope="module")
+async def operator(client_service: ServiceProcess) -> AsyncIterator[Operator]:
+    """The casino's back office on the module's service (tests fund what they need)."""
+    from tests.client.people import Operator  # people imports this module
+
+    back_office = Operator(client_service.url)
+    try:
+        yield back_office
+    finally:
+        await back_office.aclose()
 
 
 @pytest.fixture(scope="module")

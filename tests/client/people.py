@@ -19,7 +19,7 @@ from service.app.auth import mint_token
 from tests.client.conftest import Watch, open_page
 from tests.processes import SECRET, token_headers
 
-__all__ = ["Operator", "Person", "seat_at"]
+__all__ = ["Operator", "Person", "player_token", "seat_at"]
 
 
 def player_token(player: str) -> str:

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
 
 import httpx
-import pytest
 from playwright.async_api import Browser, Page, expect
 
-from service.app.auth import mint_token
-from tests.client.people import Operator, Person, seat_at
-from tests.processes import SECRET, ServiceProcess
+from tests.client.people import Operator, Person, player_token, seat_at
+from tests.processes import ServiceProcess
 from tests.rules.scenario import deck_for
 
 EN: Final[dict[str, str]] = json.loads(
@@ -39,19 +36,6 @@ NAMES: Final = {
 PHONE_WIDTH: Final = 375
 FINGER: Final = 44
 """The smallest comfortable touch target, in CSS pixels (WCAG 2.5.5)."""
-
-
-def player_token(player: str) -> str:
-    return mint_token(SECRET, "player", player, 3600)
-
-
-@pytest.fixture(scope="module")
-async def operator(client_service: ServiceProcess) -> AsyncIterator[Operator]:
-    operator = Operator(client_service.url)
-    try:
-        yield operator
-    finally:
-        await operator.aclose()
 
 
 async def fresh_table(operator: Operator, *players: str) -> str:

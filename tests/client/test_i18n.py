@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import typing
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -17,12 +16,11 @@ from playwright.async_api import Browser, Page, expect
 
 from events.game import Outcome
 from events.ruleset import BONUS_THRESHOLDS, CATEGORY_LABELS, Ruleset
-from service.app.auth import mint_token
 from service.rules.cards import RANKS, SUITS
 from service.rules.state import Phase, Table
 from tests.client.conftest import open_page
-from tests.client.people import Operator, Person, seat_at
-from tests.processes import SECRET, ServiceProcess
+from tests.client.people import Operator, Person, player_token, seat_at
+from tests.processes import ServiceProcess
 
 WEB: Final = Path(__file__).parents[2] / "service" / "client" / "web"
 EN: Final[dict[str, str]] = json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))
@@ -165,19 +163,6 @@ def test_every_member_of_a_family_has_a_text(family: str) -> None:
 
 
 # -- the page ------------------------------------------------------------------------------
-
-
-def player_token(player: str) -> str:
-    return mint_token(SECRET, "player", player, 3600)
-
-
-@pytest.fixture(scope="module")
-async def operator(client_service: ServiceProcess) -> AsyncIterator[Operator]:
-    operator = Operator(client_service.url)
-    try:
-        yield operator
-    finally:
-        await operator.aclose()
 
 
 async def funded_table(operator: Operator, player: str) -> str:

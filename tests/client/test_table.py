@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +27,11 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 PHONE = {"width": 375, "height": 812}
 
 
-@pytest.fixture(scope="module")
-async def operator(client_service: ServiceProcess) -> AsyncIterator[Operator]:
-    back_office = Operator(client_service.url)
+@pytest.fixture(scope="module", autouse=True)
+async def funded(operator: Operator) -> None:
+    """Alice, Bob and Eve have money enough for every round of the module."""
     for player in ("alice", "bob", "eve"):
-        await back_office.fund(player, 1_000_000)
-    try:
-        yield back_office
-    finally:
-        await back_office.aclose()
+        await operator.fund(player, 1_000_000)
 
 
 async def table_of_three(
