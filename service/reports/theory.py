@@ -171,13 +171,29 @@ class TheoryCache:
         if self._executor is None:
             # One process: the simulation is pure Python and numpy; in a thread it would hold
             # the GIL against the event loop serving requests.
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context(
-                "forkserver" if "forkserver" in methods else "spawn"
+            # Spawned (a child of this process, not of a forkserver) and told to end with
+            # it: a service killed with SIGKILL left its forkserver's idle worker behind,
+            # one interpreter with numpy loaded per kill, for good.
+            self._executor = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_end_with_parent,
             )
-            self._executor = ProcessPoolExecutor(max_workers=1, mp_context=context)
         return self._executor
 
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _end_with_parent() -> None:
+    """In the simulation's worker: receive SIGTERM when the service process dies, however
+    it dies (Linux ``PR_SET_PDEATHSIG``; elsewhere the worker ends at the pool's shutdown)."""
+    import ctypes
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, int(signal.SIGTERM))  # 1: PR_SET_PDEATHSIG
