@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,18 @@ async def table_of_three(
     bob = await seat_at(browser, base, "bob", table_id, **PHONE)
     eve = await seat_at(browser, base, "eve", table_id)
     return alice, bob, eve
+
+
+async def seated(
+    browser: Browser, base: str, operator: Operator, preset: str, deck: Sequence[str]
+) -> tuple[str, Person, Person, Person]:
+    """A table of ``preset`` dealing ``deck`` first, Alice and Bob seated, Eve watching."""
+    table_id = await operator.open_table(preset)
+    await operator.stack(table_id, deck)
+    alice, bob, eve = await table_of_three(browser, base, table_id)
+    await alice.click("SitDown")
+    await bob.click("SitDown")
+    return table_id, alice, bob, eve
 
 
 async def leave(*people: Person) -> None:
@@ -200,16 +213,15 @@ async def test_russian_two_players_and_an_observer(
 ) -> None:
     """Insurance, a sixth card, a dealer draw asked and one declined, a refusal, cancel."""
     base = client_service.url
-    table_id = await operator.open_table("russian")
     # Play order: Alice (ante 500) before Bob (ante 100). The dealer has no game; Bob's sixth
     # card is Qs; the dealer draw replaces the dealer's jack with the 3c (still no game).
-    await operator.stack(
-        table_id,
+    table_id, alice, bob, eve = await seated(
+        browser,
+        base,
+        operator,
+        "russian",
         deck_for(["Ah Ad Ac 5s 8d", "2s 3h 9c Jd Kc"], "2c 4d 7h 9s Jh", then="Qs 3c"),
     )
-    alice, bob, eve = await table_of_three(browser, base, table_id)
-    await alice.click("SitDown")
-    await bob.click("SitDown")
 
     # Nothing to repeat in the first round: refused, and the page says so.
     await alice.click("RepeatBets")
@@ -295,11 +307,13 @@ async def test_online_public_cards_exchange_fold_repeat_leave_and_fairness(
 ) -> None:
     """The online preset shows every box's cards to the table, the observer included."""
     base = client_service.url
-    table_id = await operator.open_table("russian-online")
-    await operator.stack(table_id, deck_for(["2h 7d 9s Jc Kd", "3s 5c 8h Td Qc"], "Ah Kh 4c 6d 8s"))
-    alice, bob, eve = await table_of_three(browser, base, table_id)
-    await alice.click("SitDown")
-    await bob.click("SitDown")
+    table_id, alice, bob, eve = await seated(
+        browser,
+        base,
+        operator,
+        "russian-online",
+        deck_for(["2h 7d 9s Jc Kd", "3s 5c 8h Td Qc"], "Ah Kh 4c 6d 8s"),
+    )
     await bet(alice, 1, 100, seed="alice")
     await bet(bob, 2, 100)
     await alice.click("Deal")
@@ -371,15 +385,14 @@ async def test_oasis_dark_box_and_a_one_card_exchange(
     browser: Browser, client_service: ServiceProcess, operator: Operator, artifacts: Path
 ) -> None:
     base = client_service.url
-    table_id = await operator.open_table("oasis")
     # Play order: Alice (ante 200) then Bob's dark box (ante 100); the dealer has a pair.
-    await operator.stack(
-        table_id,
+    table_id, alice, bob, eve = await seated(
+        browser,
+        base,
+        operator,
+        "oasis",
         deck_for(["Ac Kc 5h 6h Js", "4s 4d 9c Th 2c"], "Kd Qd 9d 9h 2s", then="3h"),
     )
-    alice, bob, eve = await table_of_three(browser, base, table_id)
-    await alice.click("SitDown")
-    await bob.click("SitDown")
     await bet(alice, 2, 200)
     await bet(bob, 5, 100, dark=True)
     await expect(eve.page.locator("[data-testid=box-5]")).to_have_class(re.compile(r"\bdark\b"))
