@@ -37,6 +37,11 @@ def _event(n: int = 0) -> NewEvent:
     )
 
 
+def _item(stream: str, expected: int = 0) -> BatchItem:
+    """One event appended to ``stream``, at ``expected``."""
+    return BatchItem([StreamAppend(stream_id=stream, expected_version=expected, events=[_event()])])
+
+
 def _stream() -> str:
     return f"group-{uuid.uuid4().hex[:12]}"
 
@@ -115,8 +120,8 @@ async def test_a_batch_appends_every_item_with_its_side_writes(notes: Pool) -> N
 async def test_a_failing_item_fails_the_whole_statement(notes: Pool) -> None:
     good, stale = _stream(), _stream()
     items = [
-        BatchItem([StreamAppend(stream_id=good, expected_version=0, events=[_event()])]),
-        BatchItem([StreamAppend(stream_id=stale, expected_version=5, events=[_event()])]),
+        _item(good, 0),
+        _item(stale, 5),
     ]
     async with notes.acquire() as conn:
         with pytest.raises(asyncpg.PostgresError):
@@ -191,14 +196,7 @@ async def test_appends_queued_meanwhile_go_in_one_statement(notes: Pool) -> None
     blocker, held, first = await _held_busy(pool, group)
     before = _batches()
     streams = [_stream() for _ in range(6)]
-    queued = [
-        asyncio.create_task(
-            group.append(
-                BatchItem([StreamAppend(stream_id=s, expected_version=0, events=[_event()])])
-            )
-        )
-        for s in streams
-    ]
+    queued = [asyncio.create_task(group.append(_item(s, 0))) for s in streams]
     await asyncio.sleep(0)
     await _release(pool, blocker, held)
     recorded = await asyncio.gather(*queued)
@@ -225,15 +223,9 @@ async def test_a_conflict_or_a_duplicate_fails_only_its_own_append(notes: Pool) 
     good = [_stream() for _ in range(3)]
     stale = _stream()
     tasks = {
-        "good0": group.append(
-            BatchItem([StreamAppend(stream_id=good[0], expected_version=0, events=[_event()])])
-        ),
-        "stale": group.append(
-            BatchItem([StreamAppend(stream_id=stale, expected_version=3, events=[_event()])])
-        ),
-        "good1": group.append(
-            BatchItem([StreamAppend(stream_id=good[1], expected_version=0, events=[_event()])])
-        ),
+        "good0": group.append(_item(good[0], 0)),
+        "stale": group.append(_item(stale, 3)),
+        "good1": group.append(_item(good[1], 0)),
         "duplicate": group.append(
             BatchItem(
                 [StreamAppend(stream_id=_stream(), expected_version=0, events=[_event()])],
@@ -241,9 +233,7 @@ async def test_a_conflict_or_a_duplicate_fails_only_its_own_append(notes: Pool) 
                 command_result=b'{"second": true}',
             )
         ),
-        "good2": group.append(
-            BatchItem([StreamAppend(stream_id=good[2], expected_version=0, events=[_event()])])
-        ),
+        "good2": group.append(_item(good[2], 0)),
     }
     running = {name: asyncio.create_task(coro) for name, coro in tasks.items()}
     await asyncio.sleep(0)
@@ -276,16 +266,7 @@ async def test_two_appends_of_one_stream_never_share_a_batch(notes: Pool) -> Non
             BatchItem([StreamAppend(stream_id=stream, expected_version=1, events=[_event(2)])])
         )
     )
-    others = [
-        asyncio.create_task(
-            group.append(
-                BatchItem(
-                    [StreamAppend(stream_id=_stream(), expected_version=0, events=[_event()])]
-                )
-            )
-        )
-        for _ in range(3)
-    ]
+    others = [asyncio.create_task(group.append(_item(_stream(), 0))) for _ in range(3)]
     await asyncio.sleep(0)
     await _release(pool, blocker, held)
     first_of_stream, second_of_stream = await one, await two
@@ -301,16 +282,8 @@ async def test_a_caller_that_gives_up_does_not_stop_the_batch(notes: Pool) -> No
     group = GroupCommit(pool, max_batch=8, flushers=1, most_flushers=1)
     blocker, held, first = await _held_busy(pool, group)
     quitter, stayer = _stream(), _stream()
-    gives_up = asyncio.create_task(
-        group.append(
-            BatchItem([StreamAppend(stream_id=quitter, expected_version=0, events=[_event()])])
-        )
-    )
-    stays = asyncio.create_task(
-        group.append(
-            BatchItem([StreamAppend(stream_id=stayer, expected_version=0, events=[_event()])])
-        )
-    )
+    gives_up = asyncio.create_task(group.append(_item(quitter, 0)))
+    stays = asyncio.create_task(group.append(_item(stayer, 0)))
     await asyncio.sleep(0)
     gives_up.cancel()
     await _release(pool, blocker, held)
@@ -392,9 +365,7 @@ async def test_an_append_stuck_on_a_lock_does_not_stall_the_others(notes: Pool) 
     group = GroupCommit(pool, max_batch=8, flushers=1, most_flushers=2)
     blocker, held, first = await _held_busy(pool, group)
     other = _stream()
-    done = await group.append(
-        BatchItem([StreamAppend(stream_id=other, expected_version=0, events=[_event()])])
-    )
+    done = await group.append(_item(other, 0))
     assert done[0].stream_version == 1
     assert not first.done()  # the stuck one is still waiting on its lock
     await _release(pool, blocker, held)
@@ -419,20 +390,9 @@ async def test_a_batch_does_not_wait_long_for_a_stream_another_transaction_holds
     await holding.start()
     await holder.execute("SELECT FROM streams WHERE stream_id = $1 FOR UPDATE", busy)
     blocker, held, first = await _held_busy(pool, group)
-    stuck = asyncio.create_task(
-        group.append(
-            BatchItem([StreamAppend(stream_id=busy, expected_version=1, events=[_event()])])
-        )
-    )
+    stuck = asyncio.create_task(group.append(_item(busy, 1)))
     free = [_stream() for _ in range(3)]
-    others = [
-        asyncio.create_task(
-            group.append(
-                BatchItem([StreamAppend(stream_id=s, expected_version=0, events=[_event()])])
-            )
-        )
-        for s in free
-    ]
+    others = [asyncio.create_task(group.append(_item(s, 0))) for s in free]
     await asyncio.sleep(0)
     await _release(pool, blocker, held)
     await first
