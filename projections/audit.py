@@ -44,6 +44,8 @@ from events.store import AnyConnection, RecordedEvent, read_all
 from events.streams import MONEY_PREFIXES, SEAMLESS_PREFIX, TABLE_PREFIX, WALLET_PREFIX
 from events.wallet import WalletCredited, WalletDebited
 from projections.redaction import redact_command, redact_event, redact_record, round_of
+from projections.tables import Owner, owner_of, owners_of
+from service.rules.tenancy import operator_of
 
 __all__ = [
     "AuditPage",
@@ -463,15 +465,49 @@ def _apply_table_event(current: _Round, event: Any, recorded_at: datetime, posit
             )
 
 
-async def round_record(conn: AnyConnection, table_id: str, number: int) -> dict[str, Any] | None:
-    """One round's audit row as a dict, its secrets hidden unless it is settled."""
+async def round_record(
+    conn: AnyConnection, table_id: str, number: int, *, tenant: str | None = None
+) -> dict[str, Any] | None:
+    """One round's audit row as a dict, its secrets hidden unless it is settled; for a
+    ``tenant`` (an operator's auditor) at another's table, only its own players' part."""
     row = await conn.fetchrow(_ONE_ROUND, table_id, number)
     if row is None:
         return None
     result = {k: v for k, v in dict(row).items() if k not in ("record", "record_text")}
     record = msgspec.json.decode(row["record_text"])
     result["record"] = redact_record(record, revealed=row["seed"] is not None)
+    if tenant is not None:
+        owner = await owner_of(conn, table_id)
+        if owner is None or owner.shared or owner.operator_id != tenant:
+            _keep_players_of(result, tenant)
     return result
+
+
+def _ours(player: Any, tenant: str) -> bool:
+    return isinstance(player, str) and operator_of(player).operator_id == tenant
+
+
+def _keep_players_of(result: dict[str, Any], tenant: str) -> None:
+    """Leave in a round's row only what concerns ``tenant``'s players: their boxes, money
+    and commands, and the commands of the table itself (opening, time-outs) that name no
+    other player's box; the totals are those of what is left."""
+    record = result["record"]
+    record["boxes"] = [b for b in record["boxes"] if _ours(b.get("player"), tenant)]
+    boxes = {b["box"] for b in record["boxes"]}
+    record["wallets"] = {w: m for w, m in record["wallets"].items() if _ours(w, tenant)}
+
+    def kept(entry: dict[str, Any]) -> bool:
+        actor = entry.get("actor") or {}
+        if actor.get("role") == "player":
+            return _ours(actor.get("id"), tenant)
+        box = (entry.get("command") or {}).get("box")
+        return box is None or box in boxes
+
+    record["commands"] = [c for c in record["commands"] if kept(c)]
+    staked = sum(m["debited"] for m in record["wallets"].values())
+    paid = sum(m["credited"] for m in record["wallets"].values())
+    record["totals"] = {"staked": staked, "paid": paid, "house": staked - paid}
+    result["players"] = [p for p in result.get("players") or [] if _ours(p, tenant)]
 
 
 class FeedItem(msgspec.Struct, frozen=True, kw_only=True):
@@ -568,8 +604,57 @@ def _parse_cursor(cursor: str | None) -> Position:
         raise ValueError(f"not an audit feed cursor: {cursor!r}") from None
 
 
-async def audit_feed(conn: AnyConnection, after: str | None = None, limit: int = 100) -> AuditPage:
-    """Every event in commit-safe global order, a page at a time, redacted.
+_SCANNED_PER_ITEM: Final = 10
+"""A tenant's page reads at most this many events per item it may hold, then ends there."""
+
+
+async def _tenants_events(
+    conn: AnyConnection, start: Position, limit: int, tenant: str
+) -> tuple[list[RecordedEvent], Position]:
+    """Up to ``limit`` events of ``tenant``'s part after ``start``: its own tables' events
+    and its players' money events; and the position read up to (the next page's start)."""
+    kept: list[RecordedEvent] = []
+    position = start
+    budget = _SCANNED_PER_ITEM * limit
+    while len(kept) < limit and budget > 0:
+        asked = min(1000, budget)
+        batch = await read_all(conn, position, limit=asked)
+        tables = {
+            e.stream_id.removeprefix(TABLE_PREFIX)
+            for e in batch
+            if e.stream_id.startswith(TABLE_PREFIX)
+        }
+        owners = await owners_of(conn, sorted(tables))
+        for event in batch:
+            position = event.position
+            budget -= 1
+            if _belongs(event, tenant, owners):
+                kept.append(event)
+                if len(kept) == limit:
+                    break
+        if len(batch) < asked:
+            break
+    return kept, position
+
+
+def _belongs(event: RecordedEvent, tenant: str, owners: dict[str, Owner]) -> bool:
+    stream = event.stream_id
+    if stream.startswith(MONEY_PREFIXES):
+        player = stream.removeprefix(WALLET_PREFIX).removeprefix(SEAMLESS_PREFIX)
+        return _ours(player, tenant)
+    owner = owners.get(stream.removeprefix(TABLE_PREFIX))
+    return owner is not None and not owner.shared and owner.operator_id == tenant
+
+
+async def audit_feed(
+    conn: AnyConnection,
+    after: str | None = None,
+    limit: int = 100,
+    *,
+    tenant: str | None = None,
+) -> AuditPage:
+    """Every event in commit-safe global order, a page at a time, redacted; for a ``tenant``
+    (an operator's auditor) only its part (:func:`_tenants_events`).
 
     The cursor is the ``(tx_id, global_position)`` pair of the last item, not the position
     alone: positions become visible out of order (see ``events.store.read_all``), and a
@@ -580,7 +665,11 @@ async def audit_feed(conn: AnyConnection, after: str | None = None, limit: int =
     if not 1 <= limit <= 1000:
         raise ValueError("limit must be 1..1000")
     start = _parse_cursor(after)
-    events = await read_all(conn, start, limit=limit)
+    if tenant is None:
+        events = await read_all(conn, start, limit=limit)
+        read_to = events[-1].position if events else start
+    else:
+        events, read_to = await _tenants_events(conn, start, limit, tenant)
     decoded = [(e, msgspec.json.decode(e.data), _meta(e)) for e in events]
     keys = {k for e, data, _ in decoded if (k := round_of(e.stream_id, data)) is not None}
     settled: set[tuple[str, int]] = set()
@@ -612,4 +701,4 @@ async def audit_feed(conn: AnyConnection, after: str | None = None, limit: int =
                 recorded_at=event.recorded_at,
             )
         )
-    return AuditPage(items=items, next_cursor=items[-1].position if items else _cursor(start))
+    return AuditPage(items=items, next_cursor=_cursor(read_to))

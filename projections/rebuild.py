@@ -141,6 +141,8 @@ async def _rebuild_tables(conn: AnyConnection) -> RebuildReport:
                 state.status,
                 state.rules.currency,
                 encode_state(state),
+                state.operator_id,
+                state.shared,
             )
             rows.append(rebuilt)
             if table_id not in live:
@@ -155,7 +157,17 @@ async def _rebuild_tables(conn: AnyConnection) -> RebuildReport:
         await conn.copy_records_to_table(
             "table_states",
             records=rows,
-            columns=["table_id", "version", "name", "game", "status", "currency", "state"],
+            columns=[
+                "table_id",
+                "version",
+                "name",
+                "game",
+                "status",
+                "currency",
+                "state",
+                "operator_id",
+                "shared",
+            ],
         )
     return report
 

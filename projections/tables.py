@@ -28,14 +28,18 @@ __all__ = [
     "KEPT_CHECKPOINTS",
     "SNAPSHOT_EVERY",
     "ForCommand",
+    "Owner",
     "catch_up",
     "decode_state",
     "encode_state",
     "load",
     "load_at_or_before",
     "load_for_command",
+    "owner_of",
+    "owners_of",
     "save",
     "snapshots",
+    "visible_to",
 ]
 
 KEPT_CHECKPOINTS: Final = 20
@@ -126,6 +130,40 @@ async def load_for_command(
     return ForCommand(None, state, version, held)
 
 
+class Owner(NamedTuple):
+    """Whose a table is: fixed when it opens."""
+
+    operator_id: str
+    shared: bool
+
+
+async def owner_of(conn: Any, table_id: str) -> Owner | None:
+    """The table's owner, or ``None`` if no such table was opened."""
+    row = await conn.fetchrow(
+        "SELECT operator_id, shared FROM table_states WHERE table_id = $1", table_id
+    )
+    return Owner(row["operator_id"], row["shared"]) if row else None
+
+
+async def owners_of(conn: Any, table_ids: Sequence[str]) -> dict[str, Owner]:
+    """The owners of those of ``table_ids`` that exist."""
+    rows = await conn.fetch(
+        "SELECT table_id, operator_id, shared FROM table_states WHERE table_id = ANY($1::text[])",
+        list(table_ids),
+    )
+    return {row["table_id"]: Owner(row["operator_id"], row["shared"]) for row in rows}
+
+
+async def visible_to(conn: Any, tenant: str | None) -> list[str]:
+    """The ids of the tables a tenant sees (its own and the shared ones; ``None``: all)."""
+    rows = await conn.fetch(
+        "SELECT table_id FROM table_states"
+        " WHERE $1::text IS NULL OR shared OR operator_id = $1 ORDER BY table_id",
+        tenant,
+    )
+    return [row["table_id"] for row in rows]
+
+
 def _current(row: Any) -> tuple[Table, int]:
     """The snapshot of ``row`` with the tail of its stream folded in."""
     stored = row["version"] is not None
@@ -186,11 +224,14 @@ def save(writes: SideWrites, state: Table, version: int, *, checkpoint: bool = F
         )
         return
     at, encoded = writes.param(version), writes.param(encode_state(state))
+    # Whose the table is never changes: written with the first row, never updated.
+    owner, shared = writes.param(state.operator_id), writes.param(state.shared)
     writes.add(
         "saved_state",
         f"""
-        INSERT INTO table_states (table_id, version, name, game, status, currency, state)
-        SELECT {table}, {at}, {name}, {game}, {status}, {currency}, {encoded}
+        INSERT INTO table_states (table_id, version, name, game, status, currency, state,
+                                  operator_id, shared)
+        SELECT {table}, {at}, {name}, {game}, {status}, {currency}, {encoded}, {owner}, {shared}
         WHERE EXISTS (SELECT FROM appended)
         ON CONFLICT (table_id) DO UPDATE SET
             version = excluded.version, name = excluded.name, game = excluded.game,

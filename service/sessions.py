@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Protocol
 
 import msgspec
 
 from service.rules.errors import RuleViolation
+from service.rules.tenancy import operator_of
 
-__all__ = ["Session", "check_active", "end_session", "get_session", "launch_session"]
+__all__ = [
+    "Session",
+    "bound_session",
+    "check_bound",
+    "end_session",
+    "get_session",
+    "launch_session",
+]
 
 
 class Session(msgspec.Struct, frozen=True, kw_only=True):
@@ -98,12 +106,51 @@ async def end_session(conn: Any, operator_id: str, session_id: str) -> Session |
     return _session(row) if row else None
 
 
-async def check_active(conn: Any, session_id: str) -> None:
-    """Refuse a command sent with the token of an ended or expired session."""
-    ended = await conn.fetchval(
-        "SELECT ended_at IS NOT NULL OR expires_at <= now() FROM game_sessions"
-        " WHERE session_id = $1",
+async def check_bound(
+    conn: Any, session_id: str, *, operator_id: str, player_id: str, currency: str | None
+) -> None:
+    """Refuse a command unless ``session_id`` is a live session of this very operator, player
+    and currency (the token's): ended or expired is ``session_ended``, anyone else's is
+    ``session_invalid``."""
+    row = await conn.fetchrow(
+        "SELECT operator_id, player_id, currency,"
+        " ended_at IS NOT NULL OR expires_at <= now() AS ended"
+        " FROM game_sessions WHERE session_id = $1",
         session_id,
     )
-    if ended is None or ended:
+    if row is None or (row["operator_id"], row["player_id"], row["currency"]) != (
+        operator_id,
+        player_id,
+        currency,
+    ):
+        raise RuleViolation("session_invalid", "the token's session is not this player's")
+    if row["ended"]:
         raise RuleViolation("session_ended", "the game session has ended; launch a new one")
+
+
+class _Registry(Protocol):
+    async def seamless(self, operator_id: str) -> bool: ...
+
+
+async def bound_session(pool: Any, operators: _Registry, principal: Any) -> tuple[str, str] | None:
+    """The acting player's launched session (id, currency), checked live and bound to the
+    token, before any of their commands runs; ``None`` for a development token of an
+    internal operator's player. A seamless operator's player plays with a session only:
+    their money moves at the operator, which knows them only through it."""
+    player = operator_of(principal.subject)
+    if principal.session_id is None:
+        if await operators.seamless(player.operator_id):
+            raise RuleViolation(
+                "session_required",
+                "a seamless operator's player plays with a launched session's token",
+            )
+        return None
+    async with pool.acquire() as conn:
+        await check_bound(
+            conn,
+            principal.session_id,
+            operator_id=principal.operator,
+            player_id=player.player_id,
+            currency=principal.currency,
+        )
+    return principal.session_id, principal.currency or ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from collections.abc import Mapping
@@ -26,6 +27,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``DATABASE_URL``; unset means the embedded PostgreSQL in ``data_dir``."""
     data_dir: str = ""
     jwt_secret: str = ""
+    jwt_previous_secrets: tuple[str, ...] = ()
+    """Secrets that signed tokens before the current one: still verified while a rotation
+    overlaps (until the tokens they signed expire); new tokens are signed with the current."""
     jwt_ttl_s: Annotated[int, msgspec.Meta(ge=1, le=86_400 * 30)] = 3600
     test_mode: bool = False
     log_level: Literal["debug", "info", "warning", "error"] = "info"
@@ -63,6 +67,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     rtp_refresh_s: Annotated[float, msgspec.Meta(ge=0, le=86_400)] = 60.0
     """How often the serve process refreshes the RTP gauges (``russian_poker_rtp*``) from
     the day's rounds; 0 turns the refresher off."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses (or CIDR networks) of the reverse proxies in front of the service: only
+    their ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (client addresses for the
+    rate limit and the logs). None: the peer's own address is the client's."""
     cors_origins: tuple[str, ...] = ()
     """Browser origins (``scheme://host[:port]`` or ``*``) allowed to call the API across
     origins; none means CORS is off, as it should be where the frontend's server proxies."""
@@ -73,6 +81,7 @@ _VARIABLES: dict[str, str] = {
     "DATABASE_URL": "database_url",
     "RUSSIAN_POKER_DATA_DIR": "data_dir",
     "RUSSIAN_POKER_JWT_SECRET": "jwt_secret",
+    "RUSSIAN_POKER_JWT_PREVIOUS_SECRETS": "jwt_previous_secrets",
     "RUSSIAN_POKER_JWT_TTL_S": "jwt_ttl_s",
     "RUSSIAN_POKER_TEST_MODE": "test_mode",
     "RUSSIAN_POKER_LOG_LEVEL": "log_level",
@@ -86,6 +95,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_CACHED_TABLES": "cached_tables",
     "RUSSIAN_POKER_GROUP_COMMIT": "group_commit",
     "RUSSIAN_POKER_CORS_ORIGINS": "cors_origins",
+    "RUSSIAN_POKER_TRUSTED_PROXIES": "trusted_proxies",
     "RUSSIAN_POKER_OUTBOX": "outbox",
     "RUSSIAN_POKER_WALLET_RETRY_FOR_S": "wallet_retry_for_s",
     "RUSSIAN_POKER_WALLET_BACKOFF_MAX_S": "wallet_backoff_max_s",
@@ -104,6 +114,9 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         if value is None or value == "":
             continue
         raw[field] = value
+    for listed in ("jwt_previous_secrets", "trusted_proxies"):
+        if listed in raw:
+            raw[listed] = [part.strip() for part in str(raw[listed]).split(",") if part.strip()]
     if "cors_origins" in raw:
         raw["cors_origins"] = _origins(str(raw["cors_origins"]))
     try:
@@ -113,6 +126,14 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         field = str(exc).rsplit("$.", 1)[-1].rstrip("`")
         variable = next((v for v, f in _VARIABLES.items() if f == field), field)
         raise ConfigurationError(f"{variable}: {exc}") from None
+    for proxy in settings.trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise ConfigurationError(
+                f"RUSSIAN_POKER_TRUSTED_PROXIES: {proxy!r} is not an IP address or network"
+                " (e.g. 10.0.0.5 or 10.0.0.0/24)"
+            ) from None
     if settings.environment == "production":
         if settings.test_mode:
             raise ConfigurationError(

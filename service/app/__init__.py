@@ -20,12 +20,13 @@ from events.pool import create_pool
 from projections.audit import AuditProjection
 from projections.availability import AvailabilityProjection
 from projections.runner import ProjectionRunner
-from service.app.auth import rate_limit_key
+from service.app.auth import TokenVerifier, keyring, rate_limit_key
 from service.app.bodies import check_body
 from service.app.controllers.audit import AuditController
 from service.app.controllers.audit_reports import AuditReportsController
 from service.app.controllers.availability import AvailabilityController
 from service.app.controllers.chain import ChainController
+from service.app.controllers.credentials import CredentialController
 from service.app.controllers.fairness import FairnessController
 from service.app.controllers.health import HealthController
 from service.app.controllers.history import HistoryController
@@ -43,8 +44,9 @@ from service.app.dependencies import (
     provide_principal,
     provide_wallets,
 )
-from service.app.docs_assets import swagger_assets_router, swagger_plugin
-from service.app.middleware import request_middleware
+from service.app.docs_assets import docs_router, swagger_assets_router, swagger_plugin
+from service.app.middleware import request_middleware, security_headers
+from service.app.policy import TableOwners, access, check_policies, enforce
 from service.app.problems import problem_details_plugin
 from service.app.schema_plugin import DescribedStructSchemaPlugin
 from service.availability.notifier import TableNotifier
@@ -53,6 +55,7 @@ from service.chain.background import Checkpointer
 from service.chain.keys import signing_key
 from service.client import client_router
 from service.clock import Clock
+from service.credentials import Credentials
 from service.database import database_url, migrated, wait_for_database
 from service.handling import CommandHandler, WalletHandler
 from service.live import LiveHub
@@ -74,6 +77,7 @@ API_VERSION = "1.0.0"
 class MetricsController(PrometheusController):
     path = "/metrics"
     include_in_schema = False
+    opt = access()
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -136,6 +140,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             hub=hub,
             operators=operators,
             outbox=outbox,
+            credentials=Credentials(pool),
+            table_owners=TableOwners(pool),
         )
         await hub.start()
         if settings.outbox:
@@ -167,12 +173,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await hub.stop()
             await pool.close()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             TableController,
             WalletController,
             OperatorController,
             OperatorReportsController,
+            CredentialController,
             SessionController,
             MeController,
             HistoryController,
@@ -202,20 +209,33 @@ def create_app(settings: Settings | None = None) -> Litestar:
             *_rate_limit(settings),
         ],
         lifespan=[database, reports_lifespan],
+        before_send=[security_headers],
+        # One guard for every route: its declared access policy (service.app.policy).
+        guards=[enforce],
         before_request=check_body,
         plugins=[problem_details_plugin(), DescribedStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(
             title="Russian Poker backend",
             version=API_VERSION,
             description="Event-sourced Russian Poker and Oasis Poker tables, wallets and audit.",
-            path="/schema",
             render_plugins=[swagger_plugin()],
+            openapi_router=docs_router(),
         ),
         cors_config=_cors(settings),
-        state=State({"settings": settings}),
+        state=State(
+            {
+                "settings": settings,
+                "tokens": TokenVerifier(
+                    keyring(settings.jwt_secret, settings.jwt_previous_secrets),
+                    production=settings.environment == "production",
+                ),
+            }
+        ),
         request_max_body_size=64 * 1024,
         debug=False,
     )
+    check_policies(app)
+    return app
 
 
 def _settle_heap() -> None:

@@ -1,57 +1,89 @@
-"""Bearer JWTs carrying a role, an operator and, for players, a player id.
+"""Who is calling: bearer JWTs the service signs, and operators' own API keys.
 
-A player's token is a launched session's (``sid``, bound to its operator, player and
-currency) or a development token minted by ``russian-poker token``. Tokens without an
-operator claim belong to the default operator, so single-tenant use is unchanged.
+Two kinds of bearer credential reach the API (docs/security.md):
+- **JWTs signed by the service** (HS256, key id ``kid``): a launched session's player token
+  (``POST /v1/sessions``), and staff tokens minted by ``russian-poker token`` on the
+  service's host. The secret never leaves the host.
+- **Operators' API keys** (``rpk_…``, :mod:`service.credentials`): an admin creates them per
+  operator and role; the operator's platform sends one as its bearer token.
 
-HS256 only: the algorithm is pinned on decode, so ``alg=none`` and algorithm-confusion
-tokens are refused along with forged, wrong-secret and expired ones (401). A valid token of
-the wrong role is a 403.
+A JWT is validated strictly: the algorithm is pinned (``alg=none`` and algorithm confusion
+are refused), its ``kid`` names one of the service's keys, ``iss`` and ``aud`` are the
+service's, ``exp``/``iat``/``nbf`` are JSON numbers, and a player's subject belongs to the
+operator the token names. In production a player token must carry a launched session.
+Anything else is a 401 that echoes nothing of the token.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any, Final, Literal
 
 import jwt
 import msgspec
-from litestar import Request
 from litestar.connection import ASGIConnection
-from litestar.exceptions import (
-    NotAuthorizedException,
-    NotFoundException,
-    PermissionDeniedException,
-)
+from litestar.exceptions import NotAuthorizedException
 
-from service.tenancy import DEFAULT_OPERATOR
+from service.credentials import KEY_PREFIX, Credentials
+from service.tenancy import DEFAULT_OPERATOR, operator_of, valid_player_id
 
 __all__ = [
+    "AUDIENCE",
+    "ISSUER",
     "Principal",
     "Role",
+    "TokenVerifier",
+    "authenticate",
+    "bearer_of",
+    "decode_token",
+    "key_id",
+    "keyring",
     "mint_token",
-    "principal_from",
-    "principal_of",
+    "principal_in",
     "rate_limit_key",
-    "require",
-    "require_operator",
 ]
 
 Role = Literal["player", "operator", "auditor", "admin"]
-_ALGORITHM = "HS256"
+_ALGORITHM: Final = "HS256"
+ISSUER: Final = "russian-poker"
+AUDIENCE: Final = "russian-poker-api"
+_NUMERIC_CLAIMS: Final = ("exp", "iat", "nbf")
+_AUTH_KEY: Final = "auth"
+"""Where the verified principal lives in the request's scope (Litestar's ``auth``)."""
 
 
 class Principal(msgspec.Struct, frozen=True, kw_only=True):
     role: Role
     subject: str
     """The game's player id for players (``operator:player``, bare for the default
-    operator); a name for staff."""
+    operator); a name (or ``key:<key id>``) for staff."""
     operator: str = DEFAULT_OPERATOR
     """The operator the token acts for; an admin's acts for every operator."""
     session_id: str | None = None
     """The launched session a player's token belongs to (none for development tokens)."""
     currency: str | None = None
     """The session's currency."""
+
+    @property
+    def tenant(self) -> str | None:
+        """The operator whose data this caller reaches; ``None`` for every operator's: an
+        admin, or an auditor of the game itself (a token minted without an operator)."""
+        if self.role == "admin" or (self.role == "auditor" and self.operator == DEFAULT_OPERATOR):
+            return None
+        return self.operator
+
+
+def key_id(secret: str) -> str:
+    """The ``kid`` of tokens signed with ``secret``: names the key without revealing it."""
+    return "k" + hashlib.sha256(b"russian-poker jwt key:" + secret.encode()).hexdigest()[:15]
+
+
+def keyring(secret: str, previous: tuple[str, ...] = ()) -> dict[str, str]:
+    """The keys a token may be signed with, by ``kid``: the current secret (which signs every
+    new token) and, while a rotation overlaps, the previous ones."""
+    return {key_id(s): s for s in (*previous, secret)}
 
 
 def mint_token(
@@ -65,35 +97,82 @@ def mint_token(
     currency: str | None = None,
 ) -> str:
     now = int(time.time())
-    claims: dict[str, Any] = {"sub": subject, "role": role, "iat": now, "exp": now + ttl_s}
+    claims: dict[str, Any] = {
+        "iss": ISSUER,
+        "aud": AUDIENCE,
+        "sub": subject,
+        "role": role,
+        "iat": now,
+        "nbf": now,
+        "exp": now + ttl_s,
+    }
     if operator != DEFAULT_OPERATOR:
         claims["op"] = operator
     if session_id is not None:
         claims["sid"] = session_id
     if currency is not None:
         claims["cur"] = currency
-    return jwt.encode(claims, secret, algorithm=_ALGORITHM)
+    return jwt.encode(claims, secret, algorithm=_ALGORITHM, headers={"kid": key_id(secret)})
 
 
-_VERIFIED: dict[tuple[str, str], tuple[Principal, float]] = {}
-"""Tokens already verified in this process, until their ``exp``: the same bytes under the same
-secret verify the same way until then, so a player's every request does not pay for the
-HMAC and the claim checks again. Only valid tokens are kept; a refused one is checked anew."""
-_VERIFIED_MAX = 10_000
+class TokenVerifier:
+    """Verifies the service's JWTs against its keyring.
+
+    Tokens already verified are kept until their ``exp``: the same bytes verify the same way
+    under the same keys until then, so a player's every request does not pay for the HMAC
+    and the claim checks again. Only valid tokens are kept; a refused one is checked anew."""
+
+    _MAX: Final = 10_000
+
+    def __init__(self, keys: Mapping[str, str], *, production: bool = False) -> None:
+        self._keys = dict(keys)
+        self._production = production
+        self._verified: dict[str, tuple[Principal, float]] = {}
+
+    def verify(self, token: str) -> Principal:
+        """The principal of a service-signed JWT, or a 401."""
+        known = self._verified.get(token)
+        if known is not None and time.time() < known[1]:
+            return known[0]
+        principal, expires = decode_token(self._keys, token, production=self._production)
+        if len(self._verified) >= self._MAX:
+            self._verified.clear()
+        self._verified[token] = (principal, expires)
+        return principal
 
 
-def decode_token(secret: str, token: str) -> Principal:
-    known = _VERIFIED.get((secret, token))
-    if known is not None and time.time() < known[1]:
-        return known[0]
+def decode_token(
+    keys: Mapping[str, str], token: str, *, production: bool = False
+) -> tuple[Principal, float]:
+    """The principal of a service-signed JWT and when it expires, or a 401."""
     try:
+        header = jwt.get_unverified_header(token)
+        kid = header.get("kid")
+        secret = keys.get(kid) if isinstance(kid, str) else None
+        if secret is None:
+            raise NotAuthorizedException("the token is not valid")
         claims = jwt.decode(
-            token, secret, algorithms=[_ALGORITHM], options={"require": ["exp", "sub", "role"]}
+            token,
+            secret,
+            algorithms=[_ALGORITHM],
+            audience=AUDIENCE,
+            issuer=ISSUER,
+            options={"require": ["exp", "iat", "iss", "aud", "sub", "role"]},
         )
     except jwt.ExpiredSignatureError:
         raise NotAuthorizedException("the token has expired") from None
     except jwt.PyJWTError:
         raise NotAuthorizedException("the token is not valid") from None
+    return _principal(claims, production=production), float(claims["exp"])
+
+
+def _principal(claims: dict[str, Any], *, production: bool) -> Principal:
+    # PyJWT reads a time claim with int(), so "9999999999" as text would pass: JSON numbers
+    # only (RFC 7519's NumericDate).
+    for name in _NUMERIC_CLAIMS:
+        value = claims.get(name)
+        if name in claims and (isinstance(value, bool) or not isinstance(value, int | float)):
+            raise NotAuthorizedException("the token's claims are not valid")
     try:
         principal = msgspec.convert(
             {
@@ -107,51 +186,77 @@ def decode_token(secret: str, token: str) -> Principal:
         )
     except msgspec.ValidationError:
         raise NotAuthorizedException("the token's claims are not valid") from None
-    if len(_VERIFIED) >= _VERIFIED_MAX:
-        _VERIFIED.clear()
-    _VERIFIED[(secret, token)] = (principal, float(claims["exp"]))
+    if principal.role == "player":
+        player = operator_of(principal.subject)
+        if player.operator_id != principal.operator or not valid_player_id(player.player_id):
+            # A subject of another operator's (``beta:bob`` in an acme token) names no one.
+            raise NotAuthorizedException("the token's claims are not valid")
+        if production and principal.session_id is None:
+            raise NotAuthorizedException(
+                "a player's token comes from a launched session (POST /v1/sessions)"
+            )
     return principal
 
 
-def principal_from(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
-    secret: str = connection.app.state.settings.jwt_secret
-    return principal_of(connection.headers.get("authorization", ""), secret)
-
-
-def principal_of(authorization: str, secret: str) -> Principal:
-    """The principal of an ``Authorization`` header's value (401 unless a valid bearer token)."""
+def bearer_of(authorization: str) -> str:
+    """The token of an ``Authorization: Bearer …`` header's value, or a 401."""
     scheme, _, token = authorization.partition(" ")
+    token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise NotAuthorizedException("a bearer token is required")
-    return decode_token(secret, token.strip())
+    return token
 
 
-def require(principal: Principal, *roles: Role) -> Principal:
-    if principal.role not in roles:
-        raise PermissionDeniedException(f"this needs the {' or '.join(roles)} role")
+async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
+    """The verified caller of a request (401 otherwise), kept in its scope for the rest of
+    the request: the access policy's guard authenticates once, everything after reads it."""
+    found = connection.scope.get(_AUTH_KEY)
+    if isinstance(found, Principal):
+        return found
+    token = bearer_of(connection.headers.get("authorization", ""))
+    state = connection.app.state
+    if token.startswith(KEY_PREFIX):
+        credentials: Credentials = state.credentials
+        credential = await credentials.verify(token)
+        if credential is None:
+            raise NotAuthorizedException("the API key is not valid, or revoked or expired")
+        principal = Principal(
+            role=credential.role,
+            subject=f"key:{credential.key_id}",
+            operator=credential.operator_id,
+        )
+    else:
+        tokens: TokenVerifier = state.tokens
+        principal = tokens.verify(token)
+    connection.scope[_AUTH_KEY] = principal
     return principal
 
 
-def require_operator(principal: Principal, operator_id: str, *roles: Role) -> Principal:
-    """An admin, or one of ``roles`` acting for ``operator_id``: an operator's token never
-    reaches another operator's data (answered 404, so ids of others are not confirmed)."""
-    if principal.role == "admin":
-        return principal
-    require(principal, *roles)
-    if principal.operator != operator_id:
-        raise NotFoundException(f"no operator {operator_id!r}")
+def principal_in(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
+    """The principal the guard verified for this request."""
+    principal = connection.scope.get(_AUTH_KEY)
+    assert isinstance(principal, Principal), "the access guard authenticates every API route"
     return principal
 
 
-def rate_limit_key(request: Request[Any, Any, Any]) -> str:
+def rate_limit_key(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
     """Who a request counts against: the verified player (or staff member), else the address.
 
-    Only a verified token names a player, so forged subjects cannot spread one client's
-    requests over many budgets.
-    """
+    Only a verified credential names a caller, so forged subjects cannot spread one client's
+    requests over many budgets: a JWT is checked here (cached), an API key only if this
+    process verified it before (else its first request counts against the address)."""
     try:
-        principal = principal_from(request)
+        token = bearer_of(connection.headers.get("authorization", ""))
+        state = connection.app.state
+        if token.startswith(KEY_PREFIX):
+            credentials: Credentials = state.credentials
+            known = credentials.known(token)
+            if known is None:
+                raise NotAuthorizedException("not verified yet")
+            return f"key:{known.key_id}"
+        tokens: TokenVerifier = state.tokens
+        principal = tokens.verify(token)
     except NotAuthorizedException:
-        client = request.client
+        client = connection.client
         return f"address:{client.host if client else 'unknown'}"
     return f"{principal.role}:{principal.operator}:{principal.subject}"

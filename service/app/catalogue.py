@@ -94,6 +94,10 @@ _RULE_ACTIONS: Final = {
     " seamless wallet the problem's `balance` is the balance the operator reported.",
     "wrong_operator": "Sit at a table of your own operator, or at a shared table.",
     "session_ended": "Ask the operator's platform to launch a new game session.",
+    "session_required": "Play with the token of a session the operator launched"
+    " (`POST /v1/sessions`); a development token without one reaches no operator's wallet.",
+    "session_invalid": "Play with the token the session's launch gave this player; launch a"
+    " new session if it is lost.",
     "player_blocked": "The operator has blocked the player; they must contact the operator.",
     "limit_reached": "The operator's responsible-gaming limit is reached; bet less or later.",
     "ante_out_of_range": "Bet within the table's ante limits (see its ruleset).",
@@ -275,10 +279,11 @@ _SERVICE: Final = [
         "invalid_table_id",
         400,
         "Invalid table id",
-        "A new table's `table_id` has characters other than letters, digits, `-` and"
-        " `_`, or is longer than 64.",
-        "Choose an id of letters, digits, `-` and `_`, at most 64 long.",
-        "table_id: letters, digits, - and _ only, at most 64",
+        "A new table's `table_id` is not 1-64 ASCII letters, digits, `-` and `_` starting"
+        " with a letter or digit (an operator may prefix its own `operator.`).",
+        "Choose an id of that alphabet. An operator's table is opened as"
+        " `operator.table_id`, in the operator's own namespace.",
+        "table_id: 1-64 ASCII letters, digits, '-' and '_', starting with a letter or digit",
     ),
     _entry(
         "invalid_if_match",
@@ -365,10 +370,22 @@ _SERVICE: Final = [
         "invalid_player_id",
         422,
         "Invalid player id",
-        "A player id (a session's or a wallet's) holds a space, a `/` or, for the default"
-        " operator, a `:`; ids go into paths and the game's namespaced ids.",
-        "Use the operator's id for the player without those characters.",
-        "player_id: no spaces, / or :",
+        "A player id (a session's or a wallet's) is not 1-128 ASCII letters, digits, `.`,"
+        " `_`, `@` and `-` starting with a letter or digit. Ids go into paths and the"
+        " game's namespaced ids (`operator:player`), and must read the same everywhere: no"
+        " `:`, no letters of other scripts that look like Latin ones, nothing invisible.",
+        "Use the operator's id for the player in that alphabet (map other ids to it).",
+        "player_id: 1-128 ASCII letters, digits, '.', '_', '@' and '-', starting with a letter"
+        " or digit",
+    ),
+    _entry(
+        "invalid_credential",
+        422,
+        "Invalid credential",
+        "An API key is asked for with an expiry that is not a future time with its zone.",
+        "Give `expires_at` as an ISO 8601 time in the future with its offset, or leave it"
+        " out for a key that does not expire.",
+        "expires_at: a time in the future, with its zone",
     ),
     _entry(
         "currency_not_allowed",

@@ -11,38 +11,31 @@ request come from) and gains a ``before_request`` hook that reads the same argum
 straight from the scope. Whenever a request is anything but plainly well formed (a header
 given twice, a body that does not decode or validate, an over-long key) the hook steps aside
 and Litestar reads the request as before, so malformed requests are refused exactly as they
-always were, with the same status, problem type and validation messages. What the hook does
-refuse itself, it refuses at the point Litestar would have: the body checks first, then the
-caller's token, which Litestar resolves after decoding the body and before validating it.
+always were, with the same status, problem type and validation messages. The caller was
+authenticated and its access checked by the app's guard before either (service.app.policy).
 """
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, get_args
 
-import msgspec
 from litestar import Request
 
 from events.commands import PlayerCommand
-from service.app.auth import Principal, principal_of
+from service.app.auth import Principal, principal_in
+from service.app.bodies import STRICT_BODY
 
 __all__ = ["KEY_MAX_LENGTH", "WellFormed", "well_formed"]
 
 KEY_MAX_LENGTH: Final = 200
 """The longest ``Idempotency-Key`` the route's signature accepts."""
 
-_AUTHORIZATION: Final = b"authorization"
 _IDEMPOTENCY_KEY: Final = b"idempotency-key"
 _IF_MATCH: Final = b"if-match"
-_WANTED: Final = frozenset((_AUTHORIZATION, _IDEMPOTENCY_KEY, _IF_MATCH))
+_WANTED: Final = frozenset((_IDEMPOTENCY_KEY, _IF_MATCH))
 
 
-class _Data(msgspec.Struct):
-    """The body as the route's signature model holds it: converting into a struct's field
-    uses the type information msgspec keeps with the struct, where converting into the bare
-    union builds it on every call (40 µs, more than the rest of this module)."""
-
-    data: PlayerCommand
+_COMMANDS: Final = get_args(PlayerCommand)
 
 
 class WellFormed(NamedTuple):
@@ -55,11 +48,9 @@ class WellFormed(NamedTuple):
     if_match: str | None
 
 
-async def well_formed(request: Request[Any, Any, Any], secret: str) -> WellFormed | None:
+async def well_formed(request: Request[Any, Any, Any]) -> WellFormed | None:
     """The command's arguments, or ``None`` for Litestar to read (and refuse) the request.
-
-    Raises what Litestar raises for the caller's token (401) when the body decodes: the
-    body checks (``service.app.bodies``) have run before."""
+    The body checks (``service.app.bodies``) have run before."""
     scope = request.scope
     found: dict[bytes, str] = {}
     for name, value in scope["headers"]:
@@ -67,18 +58,12 @@ async def well_formed(request: Request[Any, Any, Any], secret: str) -> WellForme
             if name in found:
                 return None  # a repeated header: Litestar's own reading decides
             found[name] = value.decode("latin-1")
-    try:
-        decoded = msgspec.json.decode(await request.body())
-    except Exception:
-        return None  # Litestar's decoding refuses it, or maps what it raised
-    principal = principal_of(found.get(_AUTHORIZATION, ""), secret)
     key = found.get(_IDEMPOTENCY_KEY)
     if key is not None and len(key) > KEY_MAX_LENGTH:
         return None
-    try:
-        # As Litestar's signature model converts a body: not strict, string keys.
-        data = msgspec.convert({"data": decoded}, _Data, strict=False, str_keys=True).data
-    except (msgspec.ValidationError, TypeError, ValueError):
-        return None
+    # Decoded strictly by the app's body check, which ran first (service.app.bodies).
+    data = scope["state"].get(STRICT_BODY)
+    if not isinstance(data, _COMMANDS):
+        return None  # Litestar's reading refuses it as it always has
     table_id: str = scope["path_params"]["table_id"]
-    return WellFormed(table_id, data, principal, key, found.get(_IF_MATCH))
+    return WellFormed(table_id, data, principal_in(request), key, found.get(_IF_MATCH))

@@ -9,7 +9,7 @@ from litestar import Request
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 
-from service.app.auth import Principal, principal_from
+from service.app.auth import Principal, principal_in
 from service.handling import CommandHandler, WalletHandler
 from service.live import LiveHub
 
@@ -49,7 +49,8 @@ def provide_wallets(state: State) -> WalletHandler:
 
 
 def provide_principal(request: Request[object, object, State]) -> Principal:
-    return principal_from(request)
+    """The caller, as the access guard verified it (service.app.policy)."""
+    return principal_in(request)
 
 
 def provide_hub(state: State) -> LiveHub:

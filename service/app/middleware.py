@@ -1,4 +1,5 @@
-"""One raw ASGI middleware per request: its request id and its Prometheus request metrics.
+"""One raw ASGI middleware per request: its request id and its Prometheus request metrics;
+and the security headers every answer carries.
 
 It replaces two layers (a request-id middleware and Litestar's ``PrometheusMiddleware``)
 that each wrapped ``send`` and, for the metrics, built a ``Request``, two label dicts and
@@ -14,6 +15,13 @@ same order (``method``, ``path``, ``status_code``, ``app_name``), ``path`` the r
 and, as Litestar measures it, the duration up to the last body message and the in-progress
 gauge labelled with status 200. Installed as an app middleware, it runs after routing, so a
 path no route matches is not counted (the cardinality guarantee of docs/deploy.md).
+
+Every answer, whatever produced it (a route, a refusal, Litestar's own 404 or 405: the
+headers are added by :func:`security_headers`, a ``before_send`` hook, which sees them all), says
+``X-Content-Type-Options: nosniff``, refuses to be framed and sends no ``Referer``; an HTML
+page without a Content-Security-Policy of its own gets :data:`HTML_POLICY`; and an API
+answer (``/v1``) that says nothing of caching is ``no-store``: API answers carry tokens,
+balances and a player's own cards, which no browser or proxy should keep.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from prometheus_client import Counter, Gauge, Histogram
 
-__all__ = ["APP_NAME", "REQUEST_ID_KEY", "request_middleware"]
+__all__ = ["APP_NAME", "HTML_POLICY", "REQUEST_ID_KEY", "request_middleware", "security_headers"]
 
 APP_NAME: Final = "russian_poker"
 REQUEST_ID_KEY: Final = "request_id"
@@ -54,6 +62,52 @@ _started: dict[tuple[str, str], Gauge] = {}
 
 _HEADER: Final = b"x-request-id"
 _random: Final = random.Random()
+
+HTML_POLICY: Final = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        # Swagger UI sets styles from its script; nothing else of these pages is inline.
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    ]
+)
+"""The Content-Security-Policy of an HTML page that sets none (the API docs, problem pages)."""
+_ALWAYS: Final = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
+_CSP: Final = b"content-security-policy"
+_CACHE_CONTROL: Final = b"cache-control"
+_CONTENT_TYPE: Final = b"content-type"
+_NO_STORE: Final = (_CACHE_CONTROL, b"no-store")
+_HTML_CSP: Final = (_CSP, HTML_POLICY.encode())
+
+
+async def security_headers(message: Message, scope: Scope) -> None:
+    """The app's ``before_send`` hook: an answer's start gets the headers it lacks."""
+    if message["type"] == "http.response.start":
+        api = scope["path"].startswith("/v1/")
+        message["headers"] = _secured(list(message.get("headers", ())), api)
+
+
+def _secured(headers: list[tuple[bytes, bytes]], api: bool) -> list[tuple[bytes, bytes]]:
+    """``headers`` with the security headers each answer must carry, where it has none."""
+    present = {name.lower() for name, _ in headers}
+    added = [header for header in _ALWAYS if header[0] not in present]
+    if api and _CACHE_CONTROL not in present:
+        added.append(_NO_STORE)
+    if _CSP not in present:
+        kind = next((v for n, v in headers if n.lower() == _CONTENT_TYPE), b"")
+        if kind.lower().startswith(b"text/html"):
+            added.append(_HTML_CSP)
+    return [*headers, *added] if added else headers
 
 
 def _finished_children(method: str, path: str, status: int) -> _Finished:

@@ -21,7 +21,10 @@ WalletId = Annotated[
 PlayerId = Annotated[
     str, PathParameter(description="The player's id (the subject of their token).")
 ]
-RoundNumber = Annotated[int, PathParameter(description="The round's number at the table, from 1.")]
+RoundNumber = Annotated[
+    int,
+    PathParameter(ge=1, le=2**31 - 1, description="The round's number at the table, from 1."),
+]
 
 
 def json_body(*examples: tuple[str, msgspec.Struct]) -> Any:

@@ -11,10 +11,16 @@ import click
 import uvicorn
 
 from service.app.auth import mint_token
-from service.settings import ConfigurationError, load_settings
-from service.tenancy import DEFAULT_OPERATOR, OPERATOR_ID, game_player_id, valid_operator_player
+from service.settings import ConfigurationError, Settings, load_settings
+from service.tenancy import (
+    DEFAULT_OPERATOR,
+    OPERATOR_ID,
+    PLAYER_ID_RULE,
+    game_player_id,
+    valid_player_id,
+)
 
-__all__ = ["GracefulServer", "serve", "token"]
+__all__ = ["GracefulServer", "proxy_options", "serve", "token"]
 
 
 @click.command()
@@ -38,8 +44,8 @@ def serve(host: str, port: int, workers: int) -> None:
             workers=workers,
             log_level=settings.log_level,
             access_log=_access_log(settings.log_level),
-            proxy_headers=True,
             timeout_graceful_shutdown=settings.shutdown_grace_s,
+            **proxy_options(settings),
         )
         return
     from service.app import create_app
@@ -51,10 +57,20 @@ def serve(host: str, port: int, workers: int) -> None:
         port=port,
         log_level=settings.log_level,
         access_log=_access_log(settings.log_level),
-        proxy_headers=True,
         timeout_graceful_shutdown=settings.shutdown_grace_s,
+        **proxy_options(settings),
     )
     GracefulServer(config, app).run()
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's handling of ``X-Forwarded-For``/``-Proto``: believed from the configured
+    proxies only (``RUSSIAN_POKER_TRUSTED_PROXIES``). uvicorn's own default believes any
+    loopback peer, so every local process could pose as any address (and get a fresh rate
+    limit with each)."""
+    if not settings.trusted_proxies:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": list(settings.trusted_proxies)}
 
 
 def _start_embedded() -> None:
@@ -127,7 +143,12 @@ class GracefulServer(uvicorn.Server):
 def token(
     player: str | None, role: str | None, operator_id: str, name: str, ttl: int | None
 ) -> None:
-    """Print a bearer token signed with the same secret ``serve`` uses."""
+    """Print a bearer token signed with the same secret ``serve`` uses.
+
+    Staff tokens come from here, on the service's host, which alone holds the secret:
+    operators' platforms use API keys of their own (docs/integration.md, "Credentials").
+    A player's token without a session (``--player``) is for development and test mode;
+    production refuses it (players get theirs from a launched session)."""
     if (player is None) == (role is None):
         raise click.UsageError("give exactly one of --player ID or --role operator|auditor|admin")
     if operator_id != DEFAULT_OPERATOR and not OPERATOR_ID.match(operator_id):
@@ -138,8 +159,13 @@ def token(
         raise click.ClickException(str(exc)) from None
     lifetime = ttl or settings.jwt_ttl_s
     if player is not None:
-        if not valid_operator_player(operator_id, player):
-            raise click.UsageError("--player: no spaces, / or : in a player id")
+        if settings.environment == "production":
+            raise click.ClickException(
+                "--player: a player's token comes from a launched session (POST /v1/sessions);"
+                " tokens without one are for development and test mode"
+            )
+        if not valid_player_id(player):
+            raise click.UsageError(f"--player: {PLAYER_ID_RULE}")
         subject = game_player_id(operator_id, player)
         click.echo(
             mint_token(settings.jwt_secret, "player", subject, lifetime, operator=operator_id)

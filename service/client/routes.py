@@ -14,7 +14,9 @@ from typing import Any, Final
 from litestar import Response, get
 from litestar.datastructures import CacheControlHeader
 from litestar.router import Router
-from litestar.static_files import create_static_files_router
+
+from service.app.policy import access
+from service.app.static import static_router
 
 __all__ = ["CLIENT_PATH", "CONTENT_SECURITY_POLICY", "client_router"]
 
@@ -43,7 +45,7 @@ def _page() -> Response[bytes]:
     # Read per request, not at import: the page is small and a deploy's edit shows at once.
     return Response(
         (WEB / "index.html").read_bytes(),
-        media_type="text/html; charset=utf-8",
+        media_type="text/html",
         headers={**_HEADERS, "Cache-Control": "no-cache"},
     )
 
@@ -67,13 +69,12 @@ async def _secured(response: Response[Any]) -> Response[Any]:
 
 def client_router() -> Router:
     """The pages and, under ``/play/static``, the modules, styles and catalogues."""
-    static = create_static_files_router(
-        path="/static",
-        directories=[WEB],
-        include_in_schema=False,
+    static = static_router(
+        "/static",
+        WEB,
         # Revalidated each time: a client of one release never mixes with another's modules.
         cache_control=CacheControlHeader(no_cache=True),
         name="client-static",
         after_request=_secured,
     )
-    return Router(path=CLIENT_PATH, route_handlers=[lobby, table, static])
+    return Router(path=CLIENT_PATH, route_handlers=[lobby, table, static], opt=access())

@@ -16,6 +16,11 @@ REFUSALS: Final[dict[str, tuple[RefusalKind, str]]] = {
     "table_private": ("forbidden", "the table is private"),
     "wrong_operator": ("forbidden", "the table belongs to another operator"),
     "session_ended": ("forbidden", "the game session has ended"),
+    "session_required": (
+        "forbidden",
+        "a seamless operator's player plays with a launched session's token",
+    ),
+    "session_invalid": ("forbidden", "the token's session is not this player's"),
     "player_blocked": ("forbidden", "the operator has blocked the player"),
     "limit_reached": ("conflict", "the operator's limit for the player is reached"),
     # what it names

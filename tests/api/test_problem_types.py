@@ -54,6 +54,10 @@ def test_docs_problems_md_is_fresh() -> None:
 
 
 async def test_a_refusal_type_resolves_to_its_entry(client: AsyncTestClient) -> None:  # type: ignore[type-arg]
+    opened = await client.post(
+        "/v1/tables", json={"table_id": "t1"}, headers=bearer("operator", "op")
+    )
+    assert opened.status_code == 201, opened.text
     refused = await client.post(
         "/v1/tables/t1/commands", json={"type": "SitDown"}, headers=bearer("player", "alice")
     )

@@ -72,7 +72,8 @@ async def test_a_russian_round_end_to_end(client: AsyncTestClient) -> None:  # t
     bob = (await client.get("/v1/wallets/bob", headers=BOB)).json()
     assert alice["balance"] == 10_000 + 100
     assert bob["balance"] == 10_000 - 100
-    assert (await client.get("/v1/wallets/alice", headers=BOB)).status_code == 403
+    # Another player's wallet is not there for bob: not even its existence is confirmed.
+    assert (await client.get("/v1/wallets/alice", headers=BOB)).status_code == 404
     again = await command(client, ALICE, "a5", {"type": "DeclineDealerExchange", "box": 1})
     assert again["duplicate"] is True
 
@@ -114,7 +115,7 @@ async def test_game_recall_and_round_report(client: AsyncTestClient) -> None:  #
     import hashlib
 
     assert hashlib.sha256(bytes.fromhex(played["seed"])).hexdigest() == played["commitment"]
-    assert (await client.get("/v1/players/alice/rounds", headers=BOB)).status_code == 403
+    assert (await client.get("/v1/players/alice/rounds", headers=BOB)).status_code == 404
     report = (await client.get("/v1/reports/rounds?table_id=t1", headers=OPERATOR)).json()
     (whole,) = report["rounds"]
     # alice: staked 300, got 400; bob: staked 100 (folded), got nothing.

@@ -64,23 +64,23 @@ async def test_a_closing_arrives_signed_at_the_operator_and_is_recorded_once(
 ) -> None:
     await casino.register("acme", reference_wallet)
     await casino.register("house")  # an internal wallet: nowhere to be called
-    await casino.open_table("acme-1", "russian", DECK, operator_id="acme")
-    await casino.open_table("house-1", "russian", DECK, operator_id="house")
+    await casino.open_table("acme.acme-1", "russian", DECK, operator_id="acme")
+    await casino.open_table("house.house-1", "russian", DECK, operator_id="house")
 
-    await close(casino, "acme-1", "dealer shuffler maintenance")
+    await close(casino, "acme.acme-1", "dealer shuffler maintenance")
     (notice,) = await arrived(reference_wallet, 1)
-    assert notice["operator_id"] == "acme" and notice["table_id"] == "acme-1"
+    assert notice["operator_id"] == "acme" and notice["table_id"] == "acme.acme-1"
     assert notice["status"] == "closed"
     assert notice["reason"] == "dealer shuffler maintenance"
     assert notice["actor"] == {"role": "operator", "id": "floor-manager"}
     assert datetime.fromisoformat(notice["time"]).tzinfo is not None
-    (row,) = await owed(casino, "acme-1")
+    (row,) = await owed(casino, "acme.acme-1")
     assert row["notification_id"] == notice["notification_id"]
     assert (row["state"], row["attempts"], row["http_status"]) == ("delivered", 1, 200)
 
     # Reopened by an admin: the operator hears of that too, in order.
     r = await casino.client.post(
-        "/v1/tables/acme-1/reopen", json={"reason": "fixed"}, headers=ADMIN
+        "/v1/tables/acme.acme-1/reopen", json={"reason": "fixed"}, headers=ADMIN
     )
     assert r.status_code == 200, r.text
     first, second = await arrived(reference_wallet, 2)
@@ -93,12 +93,12 @@ async def test_a_closing_arrives_signed_at_the_operator_and_is_recorded_once(
 
     # The internal operator's table queued nothing.
     r = await casino.client.post(
-        "/v1/tables/house-1/close",
+        "/v1/tables/house.house-1/close",
         json={"reason": "closing time"},
         headers=staff("operator", "house"),
     )
     assert r.status_code == 200, r.text
-    assert await owed(casino, "house-1") == []
+    assert await owed(casino, "house.house-1") == []
 
     # The wallet verifies the signature: a forged one is refused and not recorded; the
     # game's exact bytes sent again are answered 200 and recorded no second time.
@@ -125,36 +125,36 @@ async def test_a_notification_is_sent_again_until_the_operator_takes_it(
     casino: Casino, reference_wallet: ReferenceWallet
 ) -> None:
     await casino.register("acme", reference_wallet)
-    await casino.open_table("acme-2", "russian", DECK, operator_id="acme")
+    await casino.open_table("acme.acme-2", "russian", DECK, operator_id="acme")
 
     # Two answers of 500, then the wallet takes it: three attempts, recorded once.
     await reference_wallet.fault("error_500", calls=["table_status"], times=2)
-    await close(casino, "acme-2", "suspected fault")
+    await close(casino, "acme.acme-2", "suspected fault")
     (notice,) = await arrived(reference_wallet, 1)
 
     async def acknowledged() -> bool:
-        rows = await owed(casino, "acme-2")
+        rows = await owed(casino, "acme.acme-2")
         return bool(rows) and rows[-1]["state"] == "delivered"
 
     await eventually(acknowledged, timeout=30, message="the closing acknowledged")
-    (row,) = await owed(casino, "acme-2")
+    (row,) = await owed(casino, "acme.acme-2")
     assert row["attempts"] == 3 and row["notification_id"] == notice["notification_id"]
 
     # The connection broken off for a while ("down"): sent until it is back.
     await reference_wallet.fault("down", calls=["table_status"], for_s=1.5)
-    await reopen(casino, "acme-2", "all clear")
+    await reopen(casino, "acme.acme-2", "all clear")
     await arrived(reference_wallet, 2)
     await eventually(acknowledged, timeout=30, message="the reopening acknowledged")
-    rows = await owed(casino, "acme-2")
+    rows = await owed(casino, "acme.acme-2")
     assert rows[-1]["attempts"] >= 2
 
     # The wallet's process gone altogether: the game keeps the notification and sends it
     # once the wallet is back; still recorded exactly once.
     await reference_wallet.stop()
-    await close(casino, "acme-2", "second look")
+    await close(casino, "acme.acme-2", "second look")
 
     async def tried_twice() -> bool:
-        rows = await owed(casino, "acme-2")
+        rows = await owed(casino, "acme.acme-2")
         return rows[-1]["state"] == "queued" and rows[-1]["attempts"] >= 2
 
     await eventually(tried_twice, timeout=30, message="attempts while the wallet is down")
@@ -163,7 +163,7 @@ async def test_a_notification_is_sent_again_until_the_operator_takes_it(
     await eventually(acknowledged, timeout=30, message="the last closing acknowledged")
     assert [n["status"] for n in notices] == ["closed", "open", "closed"]
     assert len({n["notification_id"] for n in notices}) == 3
-    rows = await owed(casino, "acme-2")
+    rows = await owed(casino, "acme.acme-2")
     assert [r["state"] for r in rows] == ["delivered"] * 3
 
 

@@ -40,7 +40,7 @@ from tests.processes import SECRET, create_database, drop_database, eventually, 
 from tests.rules.scenario import deck_for
 
 START: Final = 100_000
-TABLE: Final = "acme-1"
+TABLE: Final = "acme.vip-1"
 _CALL: Final = re.compile(r"^(\d{3}) ([A-Z]+) (\S+)$")
 
 
@@ -199,6 +199,7 @@ async def test_the_operator_quick_path_runs_as_written(
     assert all(status.startswith("2") for status, _, _ in statuses), statuses
     paths = [(method, httpx.URL(url).path) for _, method, url in statuses]
     assert paths.count(("POST", "/v1/operators")) == 1, paths
+    assert paths.count(("POST", "/v1/operators/acme/credentials")) == 1, paths
     assert paths.count(("POST", "/v1/sessions")) == 1, paths
     commands = [p for m, p in paths if m == "POST" and p == f"/v1/tables/{TABLE}/commands"]
     # SitDown, PlaceAnte, Deal, Play; and RequestDealerExchange when offered.
@@ -271,11 +272,11 @@ async def test_the_operator_quick_path_runs_as_written(
         assert re.fullmatch(r"bet-[0-9a-f]{32}-\d+", bet["transaction_id"]), bet
     for win in wins:
         assert re.fullmatch(
-            r"win-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|win-close-acme-1:1:alice",
+            r"win-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|win-close-acme\.vip-1:1:alice",
             win["transaction_id"],
         ), win
     if net == -300:
-        assert wins[-1]["transaction_id"] == "win-close-acme-1:1:alice"
+        assert wins[-1]["transaction_id"] == "win-close-acme.vip-1:1:alice"
     # The operator's export reconciles with the game's list, and the block says so.
     assert f"reconciled {len(rows)} transactions" in ran.stdout, ran.stdout[-2000:]
     # The block printed the game's list of the round's calls, as the operator reads it.

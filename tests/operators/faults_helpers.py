@@ -142,7 +142,7 @@ async def seat(
     table dealing ``deck`` in its first round."""
     operator_id = await new_operator(casino, wallet, timeout_ms=timeout_ms)
     player = await new_player(casino, wallet, operator_id, balance=balance)
-    table_id = fresh_id("t")
+    table_id = f"{operator_id}.{fresh_id('t')}"
     await casino.open_table(table_id, preset, deck, operator_id=operator_id)
     await casino.send(player, table_id, "SitDown")
     return Seat(operator_id, player, table_id)

@@ -26,25 +26,25 @@ async def test_an_abandoned_round_settles_at_the_operator_and_reconciles(
     await reference_wallet.set_player("alice", "EUR", START)
     await casino.register("acme", reference_wallet)
     alice = await casino.launch("acme", "alice")
-    await casino.open_table("t1", "russian", deck_for(BOXES, DEALER), operator_id="acme")
-    await casino.send(alice, "t1", "SitDown")
-    await casino.send(alice, "t1", "PlaceAnte", box=1, ante=200)
-    await casino.send(alice, "t1", "PlaceAnte", box=2, ante=100)
-    await casino.send(alice, "t1", "Deal")
-    await casino.send(alice, "t1", "Play", box=1)  # then she is gone; box 2 never decides
+    await casino.open_table("acme.t1", "russian", deck_for(BOXES, DEALER), operator_id="acme")
+    await casino.send(alice, "acme.t1", "SitDown")
+    await casino.send(alice, "acme.t1", "PlaceAnte", box=1, ante=200)
+    await casino.send(alice, "acme.t1", "PlaceAnte", box=2, ante=100)
+    await casino.send(alice, "acme.t1", "Deal")
+    await casino.send(alice, "acme.t1", "Play", box=1)  # then she is gone; box 2 never decides
     assert await reference_wallet.balance_of("alice") == START - 700
 
     # Her decision time-out is lost, and a day passes.
     await casino.pool.execute(
-        "DELETE FROM timers WHERE table_id = 't1' AND timer_key NOT LIKE '%:abandoned:%'"
+        "DELETE FROM timers WHERE table_id = 'acme.t1' AND timer_key NOT LIKE '%:abandoned:%'"
     )
     await casino.pool.execute(
-        "UPDATE timers SET due_at = due_at - make_interval(secs => $1) WHERE table_id = 't1'",
+        "UPDATE timers SET due_at = due_at - make_interval(secs => $1) WHERE table_id = 'acme.t1'",
         DAY,
     )
     assert await Clock(casino.pool, casino.app.state.commands).tick() == 1
 
-    view = await casino.view("t1", alice)
+    view = await casino.view("acme.t1", alice)
     outcomes = [b["result"]["outcome"] for b in view["previous_round"]["boxes"]]
     assert outcomes == ["won", "folded"]
     net = sum(b["result"]["net"] for b in view["previous_round"]["boxes"])

@@ -66,8 +66,8 @@ def my_box(table: dict[str, Any], player: Player, box: int) -> dict[str, Any] | 
 
 async def settle(casino: Deployment, player: Player) -> int:
     """Deal and Play box 1 of t1: the box's net as the settled round's view shows it."""
-    await casino.send(player, "t1", "Deal")
-    settled = await casino.send(player, "t1", "Play", box=1)
+    await casino.send(player, "acme.t1", "Deal")
+    settled = await casino.send(player, "acme.t1", "Play", box=1)
     box = next(b for b in settled["previous_round"]["boxes"] if b["box"] == 1)
     net: int = box["result"]["net"]
     return net
@@ -130,12 +130,12 @@ async def test_kill_after_the_operator_applied_a_bet_the_game_never_recorded(
 ) -> None:
     wallet = casino.wallet
     alice = await casino.launch(OPERATOR, "alice", balance=START)
-    await casino.open_table(OPERATOR, "t1", deck_for([ALICE], DEALER))
-    await casino.send(alice, "t1", "SitDown")
+    await casino.open_table(OPERATOR, "acme.t1", deck_for([ALICE], DEALER))
+    await casino.send(alice, "acme.t1", "SitDown")
 
     await wallet.fault("stall_after_apply", calls=["bet"], delay_ms=STALL_MS)
     ante = asyncio.create_task(
-        casino.post(alice, "t1", "PlaceAnte", key="ante-1", box=1, ante=ANTE)
+        casino.post(alice, "acme.t1", "PlaceAnte", key="ante-1", box=1, ante=ANTE)
     )
     await eventually(
         lambda: _balance_is(wallet, "alice", START - ANTE),
@@ -164,11 +164,11 @@ async def test_kill_after_the_operator_applied_a_bet_the_game_never_recorded(
     assert await wallet.deliveries(rollback["transaction_id"]) == {"rollback": 1}
     assert await wallet.balance_of("alice") == START
     # The game recorded nothing of the command: no stake on the table.
-    assert my_box(await casino.view("t1", alice), alice, 1) is None
+    assert my_box(await casino.view("acme.t1", alice), alice, 1) is None
     await casino.books(OPERATOR, {"alice": START})
 
     # The client sends the command again with its key: a new attempt, with a new bet.
-    retry = await casino.post(alice, "t1", "PlaceAnte", key="ante-1", box=1, ante=ANTE)
+    retry = await casino.post(alice, "acme.t1", "PlaceAnte", key="ante-1", box=1, ante=ANTE)
     assert retry.status_code == 200, retry.text
     assert retry.json()["duplicate"] is False
     box = my_box(retry.json()["table"], alice, 1)
@@ -196,13 +196,13 @@ BOB: Final = "Js Jd Jh 3c 4d"  # trips too, for a second box
 async def two_boxes_settled(casino: Deployment, player: Player) -> int:
     """A round of two boxes, both played and won: settled (the commands answered 200)
     while the operator has none of its credits yet. The boxes' net from the view."""
-    await casino.open_table(OPERATOR, "t1", deck_for([ALICE, BOB], DEALER))
-    await casino.send(player, "t1", "SitDown")
+    await casino.open_table(OPERATOR, "acme.t1", deck_for([ALICE, BOB], DEALER))
+    await casino.send(player, "acme.t1", "SitDown")
     for box in (1, 2):
-        await casino.send(player, "t1", "PlaceAnte", box=box, ante=ANTE)
-    await casino.send(player, "t1", "Deal")
-    await casino.send(player, "t1", "Play", box=1)
-    settled = await casino.send(player, "t1", "Play", box=2)
+        await casino.send(player, "acme.t1", "PlaceAnte", box=box, ante=ANTE)
+    await casino.send(player, "acme.t1", "Deal")
+    await casino.send(player, "acme.t1", "Play", box=1)
+    settled = await casino.send(player, "acme.t1", "Play", box=2)
     boxes = settled["previous_round"]["boxes"]
     assert [b["box"] for b in boxes] == [1, 2]
     return sum(int(b["result"]["net"]) for b in boxes)

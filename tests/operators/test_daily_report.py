@@ -58,20 +58,20 @@ async def test_figures_are_the_rounds_stakes_and_wins(
     alice = await casino.launch("acme", "alice")
     bob = await casino.launch("acme", "bob")
     carol = await casino.launch("acme", "carol")
-    await casino.open_table("t1", "russian", deck(), operator_id="acme")
-    await casino.open_table("t2", "russian", deck(), operator_id="acme")
-    await casino.open_table("t3", "russian", deck(), operator_id="acme")
+    await casino.open_table("acme.t1", "russian", deck(), operator_id="acme")
+    await casino.open_table("acme.t2", "russian", deck(), operator_id="acme")
+    await casino.open_table("acme.t3", "russian", deck(), operator_id="acme")
 
-    box = await play_round(casino, alice, "t1", ante=100)
+    box = await play_round(casino, alice, "acme.t1", ante=100)
     net = box["result"]["net"]
     assert net > 0
     # Not stakes: a bet the game rolled back (the wallet applied it, then the answer was
     # lost), and a bet the wallet refused.
-    await casino.send(bob, "t2", "SitDown")
+    await casino.send(bob, "acme.t2", "SitDown")
     await reference_wallet.fault("drop_after_apply", calls=["bet"])
-    assert (await casino.post(bob, "t2", "PlaceAnte", box=1, ante=300)).status_code == 503
-    await casino.send(carol, "t3", "SitDown")
-    refused = await casino.post(carol, "t3", "PlaceAnte", box=1, ante=100)
+    assert (await casino.post(bob, "acme.t2", "PlaceAnte", box=1, ante=300)).status_code == 503
+    await casino.send(carol, "acme.t3", "SitDown")
+    refused = await casino.post(carol, "acme.t3", "PlaceAnte", box=1, ante=100)
     assert refused.status_code == 409
     assert refused.json()["code"] == "insufficient_funds"
     await casino.delivered()
@@ -107,14 +107,14 @@ async def test_two_operators_figures_stay_apart(
     await casino.register("beta")
     alice = await casino.launch("acme", "alice")
     bob = await internal_player(casino, "beta", "bob", START)
-    await casino.open_table("t1", "russian", deck(), operator_id="acme")
-    await casino.open_table("t2", "russian", deck(), operator_id="beta")
+    await casino.open_table("acme.t1", "russian", deck(), operator_id="acme")
+    await casino.open_table("beta.t2", "russian", deck(), operator_id="beta")
     await casino.open_table(
         "s1", "russian", deck_for(["Qs Qd Qh 5c 7d", "Js Jd Jh 4c 8d"], "9s 9c Ah Kd 2h")
     )
 
-    await play_round(casino, alice, "t1", ante=100)
-    await play_round(casino, bob, "t2", ante=500)
+    await play_round(casino, alice, "acme.t1", ante=100)
+    await play_round(casino, bob, "beta.t2", ante=500)
     await casino.send(alice, "s1", "SitDown")
     await casino.send(bob, "s1", "SitDown")
     await play_together(casino, "s1", [(alice, 1, 200), (bob, 2, 300)])
@@ -158,8 +158,8 @@ async def test_the_window(casino: Casino, reference_wallet: ReferenceWallet) -> 
     await reference_wallet.set_player("alice", "EUR", START)
     await casino.register("acme", reference_wallet)
     alice = await casino.launch("acme", "alice")
-    await casino.open_table("t1", "russian", deck(), operator_id="acme")
-    await play_round(casino, alice, "t1")
+    await casino.open_table("acme.t1", "russian", deck(), operator_id="acme")
+    await play_round(casino, alice, "acme.t1")
     await casino.delivered()
 
     # By default, the 31 days up to today.

@@ -289,7 +289,7 @@ async def test_the_operator_moves_by_the_games_net_whatever_the_faults(
     await quiet(casino, wallet)
     operator_id = await new_operator(casino, wallet, timeout_ms=TIMEOUT_MS)
     people = [await new_player(casino, wallet, operator_id) for _ in range(players)]
-    table_id = fresh_id("t")
+    table_id = f"{operator_id}.{fresh_id('t')}"
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     await casino.open_table(table_id, "russian", deck, operator_id=operator_id)

@@ -56,15 +56,15 @@ async def test_credits_owed_while_the_wallet_is_gone_are_delivered_once_in_order
     await casino.register(OPERATOR, reference_wallet, timeout_ms=500)
     alice = await new_player(casino, reference_wallet, OPERATOR)
     bob = await new_player(casino, reference_wallet, OPERATOR)
-    await _open(casino, alice, "ta", TWO_BOXES)
-    await _open(casino, bob, "tb", WINNING_DECK)
+    await _open(casino, alice, "acme.ta", TWO_BOXES)
+    await _open(casino, bob, "acme.tb", WINNING_DECK)
     # Every bet of the round is placed while the wallet is there.
-    await casino.send(alice, "ta", "PlaceAnte", box=1, ante=200)
-    await casino.send(alice, "ta", "PlaceAnte", box=2, ante=100)
-    await casino.send(alice, "ta", "Deal")
-    await casino.send(alice, "ta", "Play", box=1)
-    await casino.send(bob, "tb", "PlaceAnte", box=1, ante=100)
-    await casino.send(bob, "tb", "Deal")
+    await casino.send(alice, "acme.ta", "PlaceAnte", box=1, ante=200)
+    await casino.send(alice, "acme.ta", "PlaceAnte", box=2, ante=100)
+    await casino.send(alice, "acme.ta", "Deal")
+    await casino.send(alice, "acme.ta", "Play", box=1)
+    await casino.send(bob, "acme.tb", "PlaceAnte", box=1, ante=100)
+    await casino.send(bob, "acme.tb", "Deal")
     await casino.delivered()
 
     if outage == "killed":
@@ -73,21 +73,21 @@ async def test_credits_owed_while_the_wallet_is_gone_are_delivered_once_in_order
         await reference_wallet.fault("down", for_s=600)  # until the faults are cleared
 
     # Alice's fold settles her round: its credits are owed to a wallet that is gone.
-    settled = await casino.send(alice, "ta", "Fold", box=2)
+    settled = await casino.send(alice, "acme.ta", "Fold", box=2)
     boxes = {b["box"]: b["result"] for b in settled["previous_round"]["boxes"]}
     alice_net = boxes[1]["net"] + boxes[2]["net"]
     assert boxes[1]["net"] > 0 > boxes[2]["net"]
     # Bob's Play needs a bet: refused with 503, its bet rolled back (owed too).
-    failed = await casino.post(bob, "tb", "Play", box=1)
+    failed = await casino.post(bob, "acme.tb", "Play", box=1)
     assert failed.status_code == 503, failed.text
     assert failed.json()["type"] == "/problems/wallet_unavailable"
     assert "Retry-After" in failed.headers
     # A new round's ante of Alice's, the same.
-    failed = await casino.post(alice, "ta", "PlaceAnte", box=1, ante=100)
+    failed = await casino.post(alice, "acme.ta", "PlaceAnte", box=1, ante=100)
     assert failed.status_code == 503, failed.text
     # Bob folds instead (no bet needed): his round, with its committed ante, is closed by a
     # win of 0, owed as well.
-    await casino.send(bob, "tb", "Fold", box=1)
+    await casino.send(bob, "acme.tb", "Fold", box=1)
 
     # Each player's oldest owed call is tried again and again; nothing is given up on.
     async def tried_again() -> bool:
@@ -134,7 +134,7 @@ async def test_credits_owed_while_the_wallet_is_gone_are_delivered_once_in_order
     bob_bets = await casino.calls(operator_id=OPERATOR, player_id=bob.player_id, kind="bet")
     assert [b["status"] for b in bob_bets] == ["committed", "rolled_back"]
     # The wallet is back: the same commands go through now.
-    again = await casino.post(alice, "ta", "PlaceAnte", box=1, ante=100)
+    again = await casino.post(alice, "acme.ta", "PlaceAnte", box=1, ante=100)
     assert again.status_code == 200, again.text
     assert await reference_wallet.balance_of(alice.player_id) == START + alice_net - 100
 
@@ -164,11 +164,11 @@ async def test_a_credit_tried_past_the_retry_period_is_flagged_manual_and_no_lon
     casino = impatient_casino
     await casino.register(OPERATOR, reference_wallet, timeout_ms=500)
     alice = await new_player(casino, reference_wallet, OPERATOR)
-    await _open(casino, alice, "ta", WINNING_DECK)
-    await casino.send(alice, "ta", "PlaceAnte", box=1, ante=100)
-    await casino.send(alice, "ta", "Deal")
+    await _open(casino, alice, "acme.ta", WINNING_DECK)
+    await casino.send(alice, "acme.ta", "PlaceAnte", box=1, ante=100)
+    await casino.send(alice, "acme.ta", "Deal")
     await reference_wallet.fault("error_500", calls=["win"], times=0)  # every win fails
-    await casino.send(alice, "ta", "Play", box=1)
+    await casino.send(alice, "acme.ta", "Play", box=1)
 
     async def given_up() -> bool:
         wins = await casino.calls(operator_id=OPERATOR, player_id=alice.player_id, kind="win")

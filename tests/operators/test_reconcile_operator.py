@@ -78,16 +78,16 @@ async def played(casino: Casino, wallet: ReferenceWallet) -> None:
     alice = await casino.launch("acme", "alice")
     bob = await casino.launch("acme", "bob")
     carol = await casino.launch("acme", "carol")
-    for table in ("t1", "t2", "t3"):
+    for table in ("acme.t1", "acme.t2", "acme.t3"):
         await casino.open_table(table, "russian", deck(), operator_id="acme")
-    await play_round(casino, alice, "t1")
-    await play_round(casino, alice, "t1", ante=200, sit=False)
-    await casino.send(bob, "t2", "SitDown")
+    await play_round(casino, alice, "acme.t1")
+    await play_round(casino, alice, "acme.t1", ante=200, sit=False)
+    await casino.send(bob, "acme.t2", "SitDown")
     await wallet.fault("drop_after_apply", calls=["bet"])
-    assert (await casino.post(bob, "t2", "PlaceAnte", box=1, ante=300)).status_code == 503
-    await casino.send(carol, "t3", "SitDown")
+    assert (await casino.post(bob, "acme.t2", "PlaceAnte", box=1, ante=300)).status_code == 503
+    await casino.send(carol, "acme.t3", "SitDown")
     await wallet.fault("drop_before_apply", calls=["bet"])
-    assert (await casino.post(carol, "t3", "PlaceAnte", box=1, ante=400)).status_code == 503
+    assert (await casino.post(carol, "acme.t3", "PlaceAnte", box=1, ante=400)).status_code == 503
     await casino.delivered()
 
 
@@ -182,13 +182,13 @@ async def test_calls_still_owed_are_listed(
     erin = await casino.launch("acme", "erin")
     await reference_wallet.set_player("dave", "EUR", START)
     await reference_wallet.set_player("erin", "EUR", START)
-    await casino.open_table("t4", "russian", deck(), operator_id="acme")
-    await casino.open_table("t5", "russian", deck(), operator_id="acme")
+    await casino.open_table("acme.t4", "russian", deck(), operator_id="acme")
+    await casino.open_table("acme.t5", "russian", deck(), operator_id="acme")
     await reference_wallet.fault("error_500", calls=["win", "rollback"], times=0)
-    await play_round(casino, dave, "t4")
-    await casino.send(erin, "t5", "SitDown")
+    await play_round(casino, dave, "acme.t4")
+    await casino.send(erin, "acme.t5", "SitDown")
     await reference_wallet.fault("drop_after_apply", calls=["bet"])
-    assert (await casino.post(erin, "t5", "PlaceAnte", box=1, ante=100)).status_code == 503
+    assert (await casino.post(erin, "acme.t5", "PlaceAnte", box=1, ante=100)).status_code == 503
     owed = await casino.calls(operator_id="acme", status="queued")
     assert {c["player_id"] for c in owed} == {"dave", "erin"}
     assert {c["kind"] for c in owed} == {"win", "rollback"}

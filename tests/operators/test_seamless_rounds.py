@@ -23,14 +23,14 @@ async def test_a_round_of_each_preset_settles_at_the_operator(
     await casino.register("acme", reference_wallet)
     alice = await casino.launch("acme", "alice")
     assert alice.game_id == "acme:alice"
-    await casino.open_table("t1", preset, deck_for([ALICE], DEALER), operator_id="acme")
+    await casino.open_table("acme.t1", preset, deck_for([ALICE], DEALER), operator_id="acme")
 
-    await casino.send(alice, "t1", "SitDown")
-    await casino.send(alice, "t1", "PlaceAnte", box=1, ante=100)
+    await casino.send(alice, "acme.t1", "SitDown")
+    await casino.send(alice, "acme.t1", "PlaceAnte", box=1, ante=100)
     # The stake is at the operator at once: the game keeps no balance of its own.
     assert await reference_wallet.balance_of("alice") == START - 100
-    await casino.send(alice, "t1", "Deal")
-    settled = await casino.send(alice, "t1", "Play", box=1)
+    await casino.send(alice, "acme.t1", "Deal")
+    settled = await casino.send(alice, "acme.t1", "Play", box=1)
     # The next round opened at once: the settled one is the previous round now.
     box = next(b for b in settled["previous_round"]["boxes"] if b["box"] == 1)
     net = box["result"]["net"]

@@ -32,17 +32,17 @@ async def test_the_service_refuses_an_answer_it_cannot_trust(
     await casino.register("acme", reference_wallet)
     alice = await casino.launch("acme", "alice")
     await casino.open_table(
-        "t1", "russian", deck_for(["2c 3d 4h 5s 7c"], "As Ks Qs Js 9s"), operator_id="acme"
+        "acme.t1", "russian", deck_for(["2c 3d 4h 5s 7c"], "As Ks Qs Js 9s"), operator_id="acme"
     )
-    await casino.send(alice, "t1", "SitDown")
-    before = await casino.view("t1")
+    await casino.send(alice, "acme.t1", "SitDown")
+    before = await casino.view("acme.t1")
 
     await reference_wallet.fault(mode, calls=["bet"])
-    refused = await casino.post(alice, "t1", "PlaceAnte", box=1, ante=100, key="ante")
+    refused = await casino.post(alice, "acme.t1", "PlaceAnte", box=1, ante=100, key="ante")
     assert refused.status_code == 503, refused.text
     assert refused.json()["code"] == "wallet_unavailable"
     assert refused.headers["retry-after"]
-    assert (await casino.view("t1"))["version"] == before["version"]
+    assert (await casino.view("acme.t1"))["version"] == before["version"]
     # The operator did apply it (its answer was only signed wrong): the rollback undoes it.
     await casino.delivered()
     assert await reference_wallet.balance_of("alice") == START
@@ -53,14 +53,14 @@ async def test_the_service_refuses_an_answer_it_cannot_trust(
     assert rollback["status"] == "delivered"
 
     # Trusted again, the same key is a new attempt (a 503 is not remembered).
-    again = await casino.post(alice, "t1", "PlaceAnte", box=1, ante=100, key="ante")
+    again = await casino.post(alice, "acme.t1", "PlaceAnte", box=1, ante=100, key="ante")
     assert again.status_code == 200, again.text
     assert await reference_wallet.balance_of("alice") == START - 100
 
 
 def _bet(transaction_id: str) -> bytes:
     return msgspec.json.encode(
-        bet_call("alice", 100, transaction_id=transaction_id, operator="acme", round_id="t1:1")
+        bet_call("alice", 100, transaction_id=transaction_id, operator="acme", round_id="acme.t1:1")
     )
 
 

@@ -76,11 +76,11 @@ async def world(casino: Casino, wallet: ReferenceWallet) -> tuple[Tenant, Tenant
     await casino.register("beta")
     annika = await casino.launch("acme", "annika")
     bertil = await internal_player(casino, "beta", "bertil", START)
-    acme = Tenant("acme", annika, "acme-t", (await casino.launch("acme", "annika")).session_id)
+    acme = Tenant("acme", annika, "acme.t", (await casino.launch("acme", "annika")).session_id)
     beta = Tenant(
         "beta",
         bertil,
-        "beta-t",
+        "beta.t",
         (await casino.launch("beta", "bertil")).session_id,
         wallet_id="bertil",
     )
@@ -300,7 +300,7 @@ async def test_lists_hold_only_the_callers_own(
     listed = page.json()["transactions"]
     assert listed
     assert {t["player_id"] for t in listed} == {"annika"}
-    assert {t["table_id"] for t in listed} == {"acme-t", "shared-t"}
+    assert {t["table_id"] for t in listed} == {"acme.t", "shared-t"}
     page = await casino.client.get("/v1/operators/beta/transactions", headers=beta.token)
     assert page.json()["transactions"] == []
 
@@ -325,12 +325,12 @@ async def test_players_sit_only_at_their_operators_and_shared_tables(
         for path, status in (
             (f"/v1/tables/{other.table_id}", 404),
             (f"/v1/tables/{other.table_id}/stream", 404),
-            (f"/v1/players/{other.player.game_id}/rounds", 403),
+            (f"/v1/players/{other.player.game_id}/rounds", 404),
             (f"/v1/sessions/{other.player.session_id}", 403),
             (f"/v1/operators/{other.operator_id}", 403),
             (f"/v1/operators/{other.operator_id}/transactions", 403),
             (f"/v1/operators/{other.operator_id}/reports/daily", 403),
-            (f"/v1/wallets/{other.player.game_id}", 403),
+            (f"/v1/wallets/{other.player.game_id}", 404),
             (f"/v1/audit/rounds/{other.table_id}/{other.round}/seed", 403),
         ):
             probe = Probe(path, "GET", path)

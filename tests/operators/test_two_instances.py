@@ -33,8 +33,8 @@ OPERATOR: Final = "acme"
 ANTE: Final = 100
 BOXES: Final = 6
 RULES: Final = {"boxes": BOXES, "light_boxes_per_player": BOXES, "ante_min": ANTE}
-TABLES: Final = ("t1", "t2")
-VIA: Final = {"t1": 0, "t2": 1}
+TABLES: Final = ("acme.t1", "acme.t2")
+VIA: Final = {"acme.t1": 0, "acme.t2": 1}
 """The instance each table's commands go to in the first round."""
 FLOAT: Final = 7 * ANTE + 50
 """The balance each round's storm starts from: 7 of the 12 antes."""

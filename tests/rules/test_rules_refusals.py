@@ -335,9 +335,16 @@ def test_a_refused_command_changes_nothing(case: str) -> None:
 
 def test_the_refusal_cases_cover_every_table_refusal_code() -> None:
     wallet_only = {"invalid_currency", "invalid_amount", "wallet_exists"}
-    # The operator's refusals of a seamless bet, and an ended session: the command path's,
-    # not the rules (tests/operators/test_operator_refusals.py).
-    operator_only = {"session_ended", "player_blocked", "limit_reached"}
+    # The operator's refusals of a seamless bet, and a session missing, ended or another's:
+    # the command path's, not the rules (tests/operators/test_operator_refusals.py,
+    # tests/operators/test_sessions_bound.py).
+    operator_only = {
+        "session_ended",
+        "session_required",
+        "session_invalid",
+        "player_blocked",
+        "limit_reached",
+    }
     covered = {case.split("/", maxsplit=1)[0] for case in CASES}
     assert covered | wallet_only | operator_only == set(REFUSALS)
 

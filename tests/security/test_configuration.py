@@ -89,6 +89,16 @@ async def test_production_refuses_every_test_mode_door(database_url: str, tmp_pa
             json={"transfer_id": "d", "amount": 10_000},
             headers=OPERATOR,
         )
+        # In production a player plays with a launched session's token: a development
+        # token (no session) is refused outright.
+        refused = await client.get("/v1/tables/t", headers=ALICE)
+        assert refused.status_code == 401, refused.text
+        assert "launched session" in refused.json()["detail"]
+        launched = await client.post(
+            "/v1/sessions", json={"player_id": "alice", "currency": "EUR"}, headers=OPERATOR
+        )
+        assert launched.status_code == 201, launched.text
+        alice = {"Authorization": f"Bearer {launched.json()['session_token']}"}
         # The round open now was opened before the plant; the next one would use it.
         for key, body in enumerate(
             [
@@ -101,7 +111,7 @@ async def test_production_refuses_every_test_mode_door(database_url: str, tmp_pa
             ]
         ):
             response = await client.post(
-                "/v1/tables/t/commands", json=body, headers={**ALICE, "Idempotency-Key": f"{key}"}
+                "/v1/tables/t/commands", json=body, headers={**alice, "Idempotency-Key": f"{key}"}
             )
             assert response.status_code == 200, response.text
         dealt = response.json()["table"]["round"]["boxes"][0]["cards"]

@@ -131,8 +131,9 @@ async def test_a_player_cannot_act_for_another_or_read_their_money(server: Serve
         "/v1/wallets/alice/",
         "/v1/players/%61lice/rounds",
     ):
+        # Another player's things are not there for bob: their existence is not confirmed.
         response = await client.get(path, headers=BOB)
-        assert response.status_code == 403, (path, response.status_code)
+        assert response.status_code == 404, (path, response.status_code)
         assert "1000000" not in response.text.replace("_", "")
     for path in ("/v1/reports/rounds", "/v1/audit/feed", "/v1/audit/rounds/done/1"):
         assert (await client.get(path, headers=BOB)).status_code == 403, path

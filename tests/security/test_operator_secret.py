@@ -70,7 +70,7 @@ async def test_the_wallet_secret_is_never_shown_or_logged(
         async def send(key: str, **command: object) -> httpx.Response:
             return await call(
                 "POST",
-                "/v1/tables/t1/commands",
+                "/v1/tables/acme.t1/commands",
                 json=command,
                 headers={**alice, "Idempotency-Key": key},
             )

@@ -8,18 +8,17 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
-from projections import tables
 from projections.audit import AuditPage, audit_feed, round_record
 from projections.fields import Commitment
-from service.app.auth import require
-from service.app.controllers.tables import may_see
+from projections.tables import Owner
 from service.app.dependencies import Caller, Pool
 from service.app.params import RoundNumber, TableId, json_body
+from service.app.policy import TableOwners, access
 from service.app.problems import problem
 from service.app.responses import problems
 from service.audit.reconcile import ReconcileReport, reconcile
@@ -117,6 +116,11 @@ _ReplayBody = Annotated[
 ]
 
 
+def _owns(owner: Owner | None, tenant: str) -> bool:
+    """Whether a table is the tenant's own: not another's, and not shared by all."""
+    return owner is not None and not owner.shared and owner.operator_id == tenant
+
+
 class AuditController(Controller):
     path = "/v1/audit"
     tags = ("audit",)
@@ -124,7 +128,14 @@ class AuditController(Controller):
     @get(
         "/feed",
         summary="Every event in commit order, secrets of open rounds hidden",
+        description=(
+            "An operator's auditor reads its operator's part: its tables' events and its"
+            " players' money events (at shared tables too), not other operators' tables,"
+            " shared ones included. A page then may hold fewer items than `limit` (none,"
+            " even) while `next_cursor` moves on: read on until it stops moving."
+        ),
         responses=problems(422),
+        opt=access("auditor", "admin", scope="listing"),
     )
     async def feed(
         self,
@@ -145,24 +156,27 @@ class AuditController(Controller):
             int, QueryParameter(ge=1, le=1000, description="Events per page, 1..1000.")
         ] = 100,
     ) -> AuditPage:
-        require(principal, "auditor")
         async with pool.acquire() as conn:
             try:
-                return await audit_feed(conn, after, limit)
+                return await audit_feed(conn, after, limit, tenant=principal.tenant)
             except ValueError as exc:
                 raise problem("invalid_cursor", 422, str(exc)) from None
 
     @get(
         "/rounds/{table_id:str}/{number:int}",
         summary="A round's regulator record",
+        description=(
+            "At a shared table an operator's auditor sees its own players' part of the"
+            " record: their boxes, money and commands."
+        ),
         responses=problems(404),
+        opt=access("auditor", "admin", scope="table"),
     )
     async def record(
         self, table_id: TableId, number: RoundNumber, pool: Pool, principal: Caller
     ) -> dict[str, Any]:
-        require(principal, "auditor")
         async with pool.acquire() as conn:
-            found = await round_record(conn, table_id, number)
+            found = await round_record(conn, table_id, number, tenant=principal.tenant)
         if found is None:
             raise NotFoundException(f"no audit record for {table_id}:{number} (yet)")
         return found
@@ -171,17 +185,9 @@ class AuditController(Controller):
         "/rounds/{table_id:str}/{number:int}/seed",
         summary="The seed of a settled round",
         responses=problems(404, 409),
+        opt=access("operator", "auditor", "admin", scope="table"),
     )
-    async def seed(
-        self, table_id: TableId, number: RoundNumber, pool: Pool, principal: Caller
-    ) -> SeedReveal:
-        require(principal, "auditor", "operator")
-        if principal.role == "operator":
-            # Another operator's table is not found (its own and shared tables are).
-            async with pool.acquire() as conn:
-                state, version = await tables.load(conn, table_id)
-            if not version or not may_see(principal, state):
-                raise NotFoundException(f"round {table_id}:{number} is not settled, or unknown")
+    async def seed(self, table_id: TableId, number: RoundNumber, pool: Pool) -> SeedReveal:
         row = await pool.fetchrow(
             "SELECT commitment, seed FROM rounds WHERE table_id = $1 AND round = $2",
             table_id,
@@ -202,16 +208,34 @@ class AuditController(Controller):
         "/replay",
         status_code=HTTP_200_OK,
         summary="Re-run the rules over recorded rounds",
+        description=(
+            "An operator's auditor replays its operator's own tables' rounds (another's"
+            " table is not found; a window covers its own tables only)."
+        ),
         responses=problems(404, 413, 422),
+        opt=access("auditor", "admin", scope="listing"),
     )
-    async def replay(self, data: _ReplayBody, pool: Pool, principal: Caller) -> ReplaySummary:
-        require(principal, "auditor")
+    async def replay(
+        self,
+        data: _ReplayBody,
+        pool: Pool,
+        principal: Caller,
+        request: Request[Any, Any, Any],
+    ) -> ReplaySummary:
         if (data.table_id is None) != (data.round is None):
             raise problem(
                 "invalid_replay_request",
                 422,
                 "give table_id and round together, or a from/to range",
             )
+        owners: TableOwners = request.app.state.table_owners
+        tenant = principal.tenant
+        if (
+            tenant is not None
+            and data.table_id is not None
+            and not _owns(await owners.of(data.table_id), tenant)
+        ):
+            raise NotFoundException(f"table {data.table_id} has no round {data.round}")
         async with pool.acquire() as conn:
             try:
                 selection, skipped = await select_rounds(
@@ -224,6 +248,12 @@ class AuditController(Controller):
                 )
             except LookupError as exc:
                 raise NotFoundException(str(exc)) from None
+            if tenant is not None:
+                selection = {
+                    table_id: rounds
+                    for table_id, rounds in selection.items()
+                    if _owns(await owners.of(table_id), tenant)
+                }
             report: ReplayReport = await verify_rounds(conn, selection)
         return ReplaySummary(
             rounds=report.rounds,
@@ -238,12 +268,16 @@ class AuditController(Controller):
     @get(
         "/reconciliation",
         summary="Wallet events vs round events vs balances, to the unit",
+        description=(
+            "The whole books of every operator: admins and the game's own auditors. An"
+            " operator reconciles its own calls with `GET /v1/operators/{id}/transactions`."
+        ),
         responses=problems(),
+        opt=access("auditor", "admin", unbound_only=True),
     )
     async def reconciliation(
         self,
         pool: Pool,
-        principal: Caller,
         since: Annotated[
             datetime | None,
             QueryParameter(
@@ -265,8 +299,5 @@ class AuditController(Controller):
             ),
         ] = None,
     ) -> ReconcileReport:
-        # The whole books, every operator's wallets and rounds: the auditor's. An operator
-        # reconciles its own calls with GET /v1/operators/{id}/transactions.
-        require(principal, "auditor")
         async with pool.acquire() as conn:
             return await reconcile(conn, start=since, end=until)

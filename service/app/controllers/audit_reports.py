@@ -6,10 +6,11 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get
+from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
-from service.app.auth import require, require_operator
 from service.app.dependencies import Caller, Pool
+from service.app.policy import access
 from service.app.responses import problems
 from service.reports.rtp import RtpReport, rtp_report
 from service.reports.theory import TheoryCache
@@ -40,11 +41,9 @@ class AuditReportsController(Controller):
             " Software authentication). Auditors and admins."
         ),
         responses=problems(),
+        opt=access("auditor", "admin"),
     )
-    async def software(
-        self, request: Request[Any, Any, Any], principal: Caller
-    ) -> SoftwareManifest:
-        require(principal, "auditor", "admin")
+    async def software(self, request: Request[Any, Any, Any]) -> SoftwareManifest:
         manifest: SoftwareManifest = request.app.state.software
         return manifest
 
@@ -56,11 +55,12 @@ class AuditReportsController(Controller):
             " fingerprint and UTC day of settlement, for the main wager and the bonus apart,"
             " with a 99 % confidence interval (ratio estimator over rounds) and the"
             " ruleset's theoretical figure (docs/audit.md, RTP monitoring). A theoretical"
-            " figure still being computed is null, and so is the band flag. Auditors and"
-            " admins read every operator's; an operator's token reads its own players' boxes"
-            " only."
+            " figure still being computed is null, and so is the band flag. Admins and the"
+            " game's auditors read every operator's; an operator's tokens (operator, or its"
+            " auditor) read its own players' boxes only."
         ),
         responses=problems(404),
+        opt=access("operator", "auditor", "admin", scope="listing"),
     )
     async def rtp(
         self,
@@ -105,11 +105,11 @@ class AuditReportsController(Controller):
             ),
         ] = None,
     ) -> RtpReport:
-        if principal.role == "operator":
-            operator_id = operator_id or principal.operator
-            require_operator(principal, operator_id, "operator")
-        else:
-            require(principal, "auditor", "admin")
+        tenant = principal.tenant
+        if tenant is not None:
+            if operator_id not in (None, tenant):
+                raise NotFoundException(f"no operator {operator_id!r}")
+            operator_id = tenant
         cache: TheoryCache = request.app.state.theory
         async with pool.acquire() as conn:
             return await rtp_report(

@@ -19,11 +19,10 @@ from litestar.params import QueryParameter
 from events.commands import Reason
 from events.ruleset import Ruleset
 from projections import tables
-from service.app.auth import Principal, require
 from service.app.dependencies import Caller, Pool
+from service.app.policy import access
 from service.app.problems import problem
 from service.app.responses import problems
-from service.tenancy import DEFAULT_OPERATOR
 
 __all__ = [
     "AvailabilityChange",
@@ -33,7 +32,6 @@ __all__ = [
     "CloseTableBody",
     "ReopenTableBody",
     "RulesetChangeBody",
-    "sees_every_table",
 ]
 
 
@@ -184,14 +182,6 @@ LIMIT $6
 _ruleset = msgspec.json.Decoder(Ruleset)
 
 
-def sees_every_table(principal: Principal) -> bool:
-    """The game's own staff (admins, and auditors not bound to an operator) audit every
-    table; an operator's tokens only that operator's."""
-    return principal.role == "admin" or (
-        principal.role == "auditor" and principal.operator == DEFAULT_OPERATOR
-    )
-
-
 def _utc(value: datetime | None) -> datetime | None:
     if value is None or value.tzinfo is not None:
         return value
@@ -232,6 +222,7 @@ class AvailabilityController(Controller):
             " command that made it."
         ),
         responses=problems(404, 422),
+        opt=access("operator", "auditor", "admin", scope="listing"),
     )
     async def changes(
         self,
@@ -275,6 +266,7 @@ class AvailabilityController(Controller):
             int | None,
             QueryParameter(
                 ge=0,
+                le=2**63 - 1,
                 required=False,
                 description="`next_cursor` of the previous page: changes after it.",
             ),
@@ -283,16 +275,16 @@ class AvailabilityController(Controller):
             int, QueryParameter(ge=1, le=1000, description="Changes per page, 1..1000.")
         ] = 100,
     ) -> AvailabilityPage:
-        require(principal, "admin", "auditor", "operator")
-        if not sees_every_table(principal):
+        tenant = principal.tenant
+        if tenant is not None:
             # An operator's tokens: its own tables, whatever else was asked for.
-            if operator_id is not None and operator_id != principal.operator:
+            if operator_id is not None and operator_id != tenant:
                 raise NotFoundException(f"no operator {operator_id!r}")
-            operator_id = principal.operator
+            operator_id = tenant
             if table_id is not None:
                 async with pool.acquire() as conn:
-                    state, version = await tables.load(conn, table_id)
-                if not version or state.operator_id != principal.operator:
+                    owner = await tables.owner_of(conn, table_id)
+                if owner is None or owner.operator_id != tenant:
                     raise NotFoundException(f"no table {table_id!r}")
         start, end = _utc(since), _utc(until)
         if start is not None and end is not None and start >= end:

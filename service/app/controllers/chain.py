@@ -11,8 +11,8 @@ from litestar import Controller, Request, get
 from litestar.datastructures import State
 from litestar.params import QueryParameter
 
-from service.app.auth import require
-from service.app.dependencies import Caller, Pool
+from service.app.dependencies import Pool
+from service.app.policy import access
 from service.app.responses import problems
 from service.chain.keys import key_id, public_pem, raw_public
 
@@ -112,22 +112,31 @@ class ChainController(Controller):
     path = "/v1/audit/checkpoints"
     tags = ("audit",)
 
-    @get("", summary="The event chain's signed checkpoints", responses=problems())
+    @get(
+        "",
+        summary="The event chain's signed checkpoints",
+        description=(
+            "Each checkpoint's leaves name every stream of every operator: admins and the"
+            " game's own auditors read them."
+        ),
+        responses=problems(),
+        opt=access("auditor", "admin", unbound_only=True),
+    )
     async def checkpoints(
         self,
         pool: Pool,
-        principal: Caller,
         after_seq: Annotated[
             int,
             QueryParameter(
-                ge=0, description="Checkpoints after this `seq`; 0 (the default) from the first."
+                ge=0,
+                le=2**63 - 1,
+                description="Checkpoints after this `seq`; 0 (the default) from the first.",
             ),
         ] = 0,
         limit: Annotated[
             int, QueryParameter(ge=1, le=100, description="Checkpoints per page, 1..100.")
         ] = 20,
     ) -> CheckpointPage:
-        require(principal, "auditor", "admin")
         async with pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
             rows = await conn.fetch(_PAGE, after_seq, limit)
             leaves = await conn.fetch(_LEAVES, [r["seq"] for r in rows])
@@ -158,11 +167,13 @@ class ChainController(Controller):
         ]
         return CheckpointPage(items=items, next_after_seq=items[-1].seq if items else after_seq)
 
-    @get("/public-key", summary="The key checkpoints are signed with", responses=problems())
-    async def public_key(
-        self, request: Request[object, object, State], principal: Caller
-    ) -> PublicKey:
-        require(principal, "auditor", "admin")
+    @get(
+        "/public-key",
+        summary="The key checkpoints are signed with",
+        responses=problems(),
+        opt=access("auditor", "admin"),
+    )
+    async def public_key(self, request: Request[object, object, State]) -> PublicKey:
         key = request.app.state.checkpoint_public_key
         return PublicKey(
             algorithm="Ed25519",

@@ -6,10 +6,9 @@ from __future__ import annotations
 from litestar import Controller, get
 from litestar.exceptions import NotFoundException
 
-from projections import tables
-from service.app.controllers.tables import may_see
-from service.app.dependencies import Caller, Pool
+from service.app.dependencies import Pool
 from service.app.params import RoundNumber, TableId
+from service.app.policy import access
 from service.app.responses import problems
 from service.fairness.proof import RoundProof, load_proof
 
@@ -30,14 +29,10 @@ class FairnessController(Controller):
             " the table may read it; after settlement every card is public at the table."
         ),
         responses=problems(404),
+        opt=access("player", "operator", "auditor", "admin", scope="table"),
     )
-    async def proof(
-        self, table_id: TableId, number: RoundNumber, pool: Pool, principal: Caller
-    ) -> RoundProof:
+    async def proof(self, table_id: TableId, number: RoundNumber, pool: Pool) -> RoundProof:
         async with pool.acquire() as conn:
-            state, version = await tables.load(conn, table_id)
-            if version == 0 or not may_see(principal, state):
-                raise NotFoundException(f"no table {table_id!r}")
             try:
                 return await load_proof(conn, table_id, number)
             except LookupError as error:

@@ -7,12 +7,14 @@ from litestar import Controller, get
 from litestar.exceptions import ServiceUnavailableException
 
 from service.app.dependencies import Pool
+from service.app.policy import access
 from service.app.responses import public
 
 __all__ = ["HealthController"]
 
 
 class HealthController(Controller):
+    opt = access()
     path = "/health"
     tags = ("health",)
 

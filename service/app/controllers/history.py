@@ -7,16 +7,15 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, get
-from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import QueryParameter
 
 from projections.fields import Commitment
 from projections.history import BoxRecord
-from service.app.auth import require
 from service.app.dependencies import Caller, Pool
 from service.app.params import PlayerId
+from service.app.policy import access
 from service.app.responses import problems
-from service.tenancy import DEFAULT_OPERATOR, operator_of
+from service.tenancy import DEFAULT_OPERATOR
 
 __all__ = ["HistoryController", "RoundRecord"]
 
@@ -209,29 +208,21 @@ class HistoryController(Controller):
         "/v1/players/{player_id:str}/rounds",
         summary="Game recall: the player's settled rounds, newest first",
         description=(
-            "A player recalls their own rounds; an operator its own players' (another"
-            " operator's player is not found); auditors and admins anyone's."
+            "A player recalls their own rounds; an operator, or its auditor, its own"
+            " players' (anyone else is not found); admins and the game's auditors anyone's."
         ),
         responses=problems(404),
+        opt=access("player", "operator", "auditor", "admin", scope="player"),
     )
     async def player_rounds(
         self,
         player_id: PlayerId,
         pool: Pool,
-        principal: Caller,
         limit: Annotated[
             int, QueryParameter(ge=1, le=100, description="Rounds per page, 1..100.")
         ] = 10,
         cursor: RoundsCursor = None,
     ) -> RoundPage:
-        if principal.role == "player" and principal.subject != player_id:
-            raise PermissionDeniedException("players recall only their own rounds")
-        if (
-            principal.role == "operator"
-            and operator_of(player_id).operator_id != principal.operator
-        ):
-            # Another operator's player: not found, whether or not they exist.
-            raise NotFoundException(f"no player {player_id!r}")
         rows = await pool.fetch(_PLAYER_ROUNDS, player_id, cursor, limit + 1)
         return _page(rows, limit)
 
@@ -241,9 +232,11 @@ class HistoryController(Controller):
         description=(
             "An operator sees the rounds of its own tables, and at shared tables the rounds"
             " its players had boxes in, with only its own players' boxes (and their stakes"
-            " and payouts). Auditors and admins see every round."
+            " and payouts); so does an auditor of the operator. Admins and the game's own"
+            " auditors see every round."
         ),
         responses=problems(),
+        opt=access("operator", "auditor", "admin", scope="listing"),
     )
     async def rounds(
         self,
@@ -282,8 +275,8 @@ class HistoryController(Controller):
         ] = 50,
         cursor: RoundsCursor = None,
     ) -> RoundPage:
-        require(principal, "operator", "auditor")
-        if principal.role == "operator":
+        tenant = principal.tenant
+        if tenant is not None:
             rows = await pool.fetch(
                 _OPERATOR_ROUNDS,
                 table_id,
@@ -291,7 +284,7 @@ class HistoryController(Controller):
                 until,
                 cursor,
                 limit + 1,
-                principal.operator,
+                tenant,
                 DEFAULT_OPERATOR,
             )
         else:

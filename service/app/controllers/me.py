@@ -17,6 +17,7 @@ from litestar import Controller, Request, get
 
 from service.app.auth import Principal, Role
 from service.app.dependencies import Caller, DbPool, Pool
+from service.app.policy import access
 from service.app.responses import problems
 from service.operators import OperatorRegistry
 from service.sessions import Session, get_session
@@ -106,6 +107,7 @@ class MeController(Controller):
             " `balance` null and `balance_status` `unavailable`, never an error."
         ),
         responses=problems(),
+        opt=access("player", "operator", "auditor", "admin", scope="own"),
     )
     async def me(self, pool: Pool, principal: Caller, request: Request[Any, Any, Any]) -> Me:
         session = None

@@ -17,9 +17,9 @@ from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
 from events.wallet import CreditReason, DebitReason
-from service.app.auth import require_operator
 from service.app.controllers.operators import OperatorId
-from service.app.dependencies import Caller, Pool
+from service.app.dependencies import Pool
+from service.app.policy import access
 from service.app.problems import problem
 from service.app.responses import problems
 from service.operators import Operator, OperatorRegistry
@@ -33,7 +33,7 @@ __all__ = [
     "WalletTransaction",
 ]
 
-_ROUND_ID: Final = re.compile(r"^([A-Za-z0-9_-]{1,64}):([0-9]{1,9})$")
+_ROUND_ID: Final = re.compile(r"^([A-Za-z0-9._-]{1,130}):([0-9]{1,9})\Z")
 MAX_REPORT_DAYS: Final = 366
 """The longest window the daily report covers in one request."""
 
@@ -332,14 +332,14 @@ class OperatorReportsController(Controller):
             " ledgers (`GET /v1/wallets/{id}/ledger`). An operator's own tokens (the"
             " operator and auditor roles) read it; admins read every operator's."
         ),
-        responses=problems(404, 422),
+        responses=problems(400, 404, 422),
+        opt=access("operator", "auditor", "admin", scope="operator"),
     )
     async def transactions(
         self,
         operator_id: OperatorId,
         request: Request[Any, Any, Any],
         pool: Pool,
-        principal: Caller,
         since: Annotated[
             datetime | None,
             QueryParameter(
@@ -386,6 +386,7 @@ class OperatorReportsController(Controller):
             int | None,
             QueryParameter(
                 ge=0,
+                le=2**63 - 1,
                 required=False,
                 description=(
                     "`next_cursor` of the previous page: calls after it; omit for the first."
@@ -396,7 +397,6 @@ class OperatorReportsController(Controller):
             int, QueryParameter(ge=1, le=1000, description="Calls per page, 1..1000.")
         ] = 100,
     ) -> TransactionPage:
-        require_operator(principal, operator_id, "operator", "auditor")
         await _operator(request, operator_id)
         start, end = _utc(since), _utc(until)
         if start is not None and end is not None and start >= end:
@@ -438,13 +438,13 @@ class OperatorReportsController(Controller):
             " on each day it took one."
         ),
         responses=problems(404, 422),
+        opt=access("operator", "auditor", "admin", scope="operator"),
     )
     async def daily(
         self,
         operator_id: OperatorId,
         request: Request[Any, Any, Any],
         pool: Pool,
-        principal: Caller,
         since: Annotated[
             date | None,
             QueryParameter(
@@ -464,7 +464,6 @@ class OperatorReportsController(Controller):
             ),
         ] = None,
     ) -> DailyReport:
-        require_operator(principal, operator_id, "operator", "auditor")
         operator = await _operator(request, operator_id)
         last = until or datetime.now(UTC).date()
         if last == date.max:

@@ -10,9 +10,8 @@ from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.status_codes import HTTP_201_CREATED
 
-from service.app.auth import require, require_operator
-from service.app.dependencies import Caller
 from service.app.params import json_body
+from service.app.policy import access
 from service.app.problems import problem
 from service.app.responses import problems
 from service.operators import (
@@ -138,11 +137,9 @@ class OperatorController(Controller):
         status_code=HTTP_201_CREATED,
         summary="Register an operator (admin)",
         responses=problems(409, 413, 422),
+        opt=access("admin"),
     )
-    async def register(
-        self, data: _RegisterBody, request: Request[Any, Any, Any], principal: Caller
-    ) -> OperatorView:
-        require(principal, "admin")
+    async def register(self, data: _RegisterBody, request: Request[Any, Any, Any]) -> OperatorView:
         operator = _checked(request, data)
         registry = _registry(request)
         if await registry.get(operator.operator_id) is not None:
@@ -152,31 +149,31 @@ class OperatorController(Controller):
         await registry.register(operator)
         return view_of(operator)
 
-    @get("/", summary="Every operator (admin)", responses=problems())
-    async def index(self, request: Request[Any, Any, Any], principal: Caller) -> list[OperatorView]:
-        require(principal, "admin")
+    @get("/", summary="Every operator (admin)", responses=problems(), opt=access("admin"))
+    async def index(self, request: Request[Any, Any, Any]) -> list[OperatorView]:
         return [view_of(o) for o in await _registry(request).all()]
 
-    @get("/{operator_id:str}", summary="An operator, without its secret", responses=problems(404))
-    async def show(
-        self, operator_id: OperatorId, request: Request[Any, Any, Any], principal: Caller
-    ) -> OperatorView:
-        require_operator(principal, operator_id, "operator", "auditor")
+    @get(
+        "/{operator_id:str}",
+        summary="An operator, without its secret",
+        responses=problems(404),
+        opt=access("operator", "auditor", "admin", scope="operator"),
+    )
+    async def show(self, operator_id: OperatorId, request: Request[Any, Any, Any]) -> OperatorView:
         return view_of(await _known(request, operator_id))
 
     @put(
         "/{operator_id:str}",
         summary="Update an operator's registration (admin)",
         responses=problems(404, 413, 422),
+        opt=access("admin", scope="operator"),
     )
     async def update(
         self,
         operator_id: OperatorId,
         data: _RegisterBody,
         request: Request[Any, Any, Any],
-        principal: Caller,
     ) -> OperatorView:
-        require(principal, "admin")
         if data.operator_id != operator_id:
             raise problem("invalid_operator", 422, "operator_id: the body names another operator")
         await _known(request, operator_id)

@@ -18,6 +18,7 @@ from litestar.exceptions import NotFoundException
 from litestar.params import FromPath
 
 from service.app.catalogue import CATALOGUE, IDEMPOTENCY, Entry
+from service.app.policy import access
 
 __all__ = ["ProblemsController"]
 
@@ -75,6 +76,7 @@ def _index_page() -> str:
 
 
 class ProblemsController(Controller):
+    opt = access()
     """The problem catalogue, for people (HTML) and for clients (JSON)."""
 
     path = "/problems"

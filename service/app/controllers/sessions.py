@@ -12,14 +12,15 @@ from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from service.app.auth import mint_token, require
+from service.app.auth import mint_token
 from service.app.dependencies import Caller, Pool
 from service.app.params import json_body
+from service.app.policy import access
 from service.app.problems import problem
 from service.app.responses import problems
 from service.operators import OperatorRegistry
 from service.sessions import Session, end_session, get_session, launch_session
-from service.tenancy import game_player_id, valid_operator_player
+from service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
 
 __all__ = ["LaunchSession", "LaunchedSession", "SessionController"]
 
@@ -32,7 +33,7 @@ class LaunchSession(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     player_id: Annotated[
         str,
         msgspec.Meta(
-            description="The operator's own id for the player (no spaces, / or :).",
+            description=f"The operator's own id for the player: {PLAYER_ID_RULE}.",
             min_length=1,
             max_length=128,
         ),
@@ -101,17 +102,17 @@ class SessionController(Controller):
         status_code=HTTP_201_CREATED,
         summary="Launch a game session for a player (operator)",
         responses=problems(404, 413, 422),
+        opt=access("operator", scope="own"),
     )
     async def launch(
         self, data: _LaunchBody, request: Request[Any, Any, Any], pool: Pool, principal: Caller
     ) -> LaunchedSession:
-        require(principal, "operator")
         registry: OperatorRegistry = request.app.state.operators
         operator = await registry.get(principal.operator)
         if operator is None:
             raise NotFoundException(f"no operator {principal.operator!r}")
-        if not valid_operator_player(operator.operator_id, data.player_id):
-            raise problem("invalid_player_id", 422, "player_id: no spaces, / or :")
+        if not valid_player_id(data.player_id):
+            raise problem("invalid_player_id", 422, f"player_id: {PLAYER_ID_RULE}")
         if operator.currencies and data.currency not in operator.currencies:
             raise problem(
                 "currency_not_allowed",
@@ -154,9 +155,13 @@ class SessionController(Controller):
             launch_url=f"{place}#{fragment}",
         )
 
-    @get("/{session_id:str}", summary="A session of the operator's", responses=problems(404))
+    @get(
+        "/{session_id:str}",
+        summary="A session of the operator's",
+        responses=problems(404),
+        opt=access("operator", scope="own"),
+    )
     async def show(self, session_id: SessionId, pool: Pool, principal: Caller) -> Session:
-        require(principal, "operator")
         async with pool.acquire() as conn:
             session = await get_session(conn, principal.operator, session_id)
         if session is None:
@@ -168,9 +173,9 @@ class SessionController(Controller):
         status_code=HTTP_200_OK,
         summary="End a session: its token's new commands are refused; what is owed is paid",
         responses=problems(404),
+        opt=access("operator", scope="own"),
     )
     async def end(self, session_id: SessionId, pool: Pool, principal: Caller) -> Session:
-        require(principal, "operator")
         async with pool.acquire() as conn:
             session = await end_session(conn, principal.operator, session_id)
         if session is None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any, Final
@@ -40,7 +39,7 @@ from events.commands import (
 )
 from projections import tables
 from projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
-from service.app.auth import Principal, require
+from service.app.auth import Principal
 from service.app.bodies import check_body
 from service.app.command_path import well_formed
 from service.app.controllers.availability import (
@@ -50,6 +49,7 @@ from service.app.controllers.availability import (
 )
 from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
 from service.app.params import TableId, json_body
+from service.app.policy import access
 from service.app.problems import problem
 from service.app.replays import REPLAYED_HEADER, encoded_answer
 from service.app.responses import problems
@@ -61,11 +61,10 @@ from service.rules.cards import CardError, parse_cards
 from service.rules.errors import RuleViolation
 from service.rules.presets import PRESETS, make_ruleset, override
 from service.rules.state import Table
-from service.sessions import check_active
+from service.sessions import bound_session
+from service.tenancy import TABLE_ID_RULE, game_table_id
 
 __all__ = ["TableController"]
-
-_TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 _COMMANDS: Final = (
     SitDown(seat=1),
@@ -142,26 +141,6 @@ def _actor(principal: Principal) -> Actor:
     return Actor(role=role, id=principal.subject, admin=principal.role == "admin")
 
 
-def may_see(principal: Principal, state: Table) -> bool:
-    """Tables are an operator's own, or shared: an operator and its players see theirs
-    and the shared ones; admins and auditors see every table."""
-    if principal.role in ("admin", "auditor"):
-        return True
-    return state.shared or state.operator_id == principal.operator
-
-
-def _may_run(principal: Principal, state: Table) -> None:
-    """Closing, reopening and scripting a table is for its own operator (an admin's for a
-    shared one); another operator's table is not found."""
-    if principal.role == "admin":
-        return
-    require(principal, "operator")
-    if not may_see(principal, state):
-        raise NotFoundException(f"no table {state.table_id!r}")
-    if state.shared:
-        raise PermissionDeniedException("a shared table is run by an admin")
-
-
 def seen_by(state: Table, version: int, viewer: Viewer, timers: Timers | None = None) -> TableView:
     """A player without a seat at this table watches it as an observer. Deadlines from
     ``timers`` (the table's timer rows); without them, null."""
@@ -171,28 +150,23 @@ def seen_by(state: Table, version: int, viewer: Viewer, timers: Timers | None = 
 
 
 async def load_view(
-    pool: DbPool,
-    table_id: str,
-    viewer: Viewer,
-    principal: Principal | None = None,
-    *,
-    deadlines: bool = True,
+    pool: DbPool, table_id: str, viewer: Viewer, *, deadlines: bool = True
 ) -> TableView:
     """The table in ``viewer``'s view; its deadlines from the timer rows read right after
-    the state (as fresh or fresher: only the state's waits still pending show)."""
+    the state (as fresh or fresher: only the state's waits still pending show). Whether the
+    caller may see the table is the route's policy's to say (service.app.policy)."""
     async with pool.acquire() as conn:
         state, version = await tables.load(conn, table_id)
         timers = await table_timers(conn, table_id) if deadlines and version else None
-    if version == 0 or (principal is not None and not may_see(principal, state)):
+    if version == 0:
         raise NotFoundException(f"no table {table_id!r}")
     return seen_by(state, version, viewer, timers)
 
 
-async def _visible(pool: DbPool, principal: Principal, table_id: str) -> Table:
-    """The table, if it exists and the caller may see it (else 404 either way)."""
+async def _table(pool: DbPool, table_id: str) -> Table:
     async with pool.acquire() as conn:
         state, version = await tables.load(conn, table_id)
-    if version == 0 or not may_see(principal, state):
+    if version == 0:
         raise NotFoundException(f"no table {table_id!r}")
     return state
 
@@ -202,8 +176,7 @@ async def _command_fast_path(request: Request[Any, Any, Any]) -> Response[Comman
     itself when it is well formed (``service.app.command_path``); ``None`` lets Litestar
     read the request through the route's signature, and refuse it as it always has."""
     await check_body(request)
-    services = request.app.state
-    parsed = await well_formed(request, services.settings.jwt_secret)
+    parsed = await well_formed(request)
     if parsed is None:
         return None
     return await _run_command(request, *parsed)
@@ -217,7 +190,6 @@ async def _run_command(
     idempotency_key: str | None,
     if_match: str | None,
 ) -> Response[CommandResponse]:
-    require(principal, "player")
     if not idempotency_key:
         raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
     expected = _version(if_match)
@@ -225,11 +197,7 @@ async def _run_command(
     # injected dependency would have Litestar resolve them in a task group per request.
     services = request.app.state
     commands: CommandHandler = services.commands
-    session = None
-    if principal.session_id is not None:
-        async with services.pool.acquire() as conn:
-            await check_active(conn, principal.session_id)
-        session = (principal.session_id, principal.currency or "")
+    session = await bound_session(services.pool, services.operators, principal)
     try:
         result, after = await commands.execute_with_state(
             table_id,
@@ -265,19 +233,31 @@ class TableController(Controller):
     @get(
         "/",
         summary="The lobby: tables with their game, limits and free places",
+        description=(
+            "The tables the caller may see: its operator's and the shared ones (admins and"
+            " the game's own auditors: every table)."
+        ),
         responses=problems(),
+        opt=access("player", "operator", "auditor", "admin", scope="listing"),
     )
     async def lobby(self, pool: Pool, principal: Caller) -> list[LobbyEntry]:
         async with pool.acquire() as conn:
-            rows = await conn.fetch("SELECT table_id FROM table_states ORDER BY table_id")
-            states = [(await tables.load(conn, row["table_id"]))[0] for row in rows]
-        return [lobby_entry(state) for state in states if may_see(principal, state)]
+            listed = await tables.visible_to(conn, principal.tenant)
+            states = [(await tables.load(conn, table_id))[0] for table_id in listed]
+        return [lobby_entry(state) for state in states]
 
     @post(
         "/",
         status_code=HTTP_201_CREATED,
         summary="Open a table from a preset plus overrides",
-        responses=problems(409, 413, 422),
+        description=(
+            "An operator's table is named in its own namespace: operator `acme` asking for"
+            " `vip-1` opens `acme.vip-1` (the answer's `table_id`), so operators never"
+            " compete for names. The default operator's and shared tables keep the name"
+            " asked for."
+        ),
+        responses=problems(400, 409, 413, 422),
+        opt=access("operator", "admin", scope="own"),
     )
     async def create(
         self,
@@ -287,14 +267,11 @@ class TableController(Controller):
         principal: Caller,
         state: State,
     ) -> TableView:
-        require(principal, "operator", "admin")
         if data.shared and principal.role != "admin":
             raise PermissionDeniedException("shared tables are opened by an admin")
-        table_id = data.table_id or uuid.uuid4().hex[:12]
-        if not _TABLE_ID.match(table_id):
-            raise problem(
-                "invalid_table_id", 400, "table_id: letters, digits, - and _ only, at most 64"
-            )
+        table_id = game_table_id(principal.operator, data.table_id or uuid.uuid4().hex[:12])
+        if table_id is None:
+            raise problem("invalid_table_id", 400, f"table_id: {TABLE_ID_RULE}")
         ruleset = make_ruleset(data.preset, data.overrides)
         if data.test_deck is not None:
             await _store_test_deck(pool, table_id, _test_deck(state, data.test_deck))
@@ -309,9 +286,14 @@ class TableController(Controller):
         await commands.execute(table_id, command, _actor(principal))
         return await load_view(pool, table_id, viewer_of(principal))
 
-    @get("/{table_id:str}", summary="The table in the caller's own view", responses=problems(404))
+    @get(
+        "/{table_id:str}",
+        summary="The table in the caller's own view",
+        responses=problems(404),
+        opt=access("player", "operator", "auditor", "admin", scope="table"),
+    )
     async def show(self, table_id: TableId, pool: Pool, principal: Caller) -> TableView:
-        return await load_view(pool, table_id, viewer_of(principal), principal)
+        return await load_view(pool, table_id, viewer_of(principal))
 
     @post(
         "/{table_id:str}/close",
@@ -323,7 +305,8 @@ class TableController(Controller):
             " availability log (`GET /v1/audit/availability`) and into the table-status"
             " notification sent to the operator (docs/integration.md)."
         ),
-        responses=problems(404, 409, 413),
+        responses=problems(403, 404, 409, 413),
+        opt=access("operator", "admin", scope="table", runs=True),
     )
     async def close(
         self,
@@ -341,7 +324,8 @@ class TableController(Controller):
         status_code=HTTP_200_OK,
         summary="Open a closed table",
         description="The reason (optional) goes into the availability log.",
-        responses=problems(404, 409, 413),
+        responses=problems(403, 404, 409, 413),
+        opt=access("operator", "admin", scope="table", runs=True),
     )
     async def reopen(
         self,
@@ -368,7 +352,8 @@ class TableController(Controller):
             " current one records nothing. The currency and the number of boxes cannot"
             " change (422). For the table's operator, or an admin (a shared table: an admin)."
         ),
-        responses=problems(404, 409, 413, 422),
+        responses=problems(403, 404, 409, 413, 422),
+        opt=access("operator", "admin", scope="table", runs=True),
     )
     async def change_ruleset(
         self,
@@ -378,10 +363,7 @@ class TableController(Controller):
         commands: Commands,
         principal: Caller,
     ) -> TableView:
-        require(principal, "operator", "admin")
-        table = await _visible(pool, principal, table_id)
-        _may_run(principal, table)
-        current = table.rules
+        current = (await _table(pool, table_id)).rules
         if data.preset is None:
             ruleset = override(current, data.overrides)
         else:
@@ -406,6 +388,7 @@ class TableController(Controller):
         responses=problems(404, 409, 412, 413, 422, 428),
         response_headers=[REPLAYED_HEADER],
         before_request=_command_fast_path,
+        opt=access("player", scope="table"),
     )
     async def command(
         self,
@@ -454,6 +437,7 @@ class TableController(Controller):
         # Documented as what it is: without this the 200 claims application/json.
         media_type="text/event-stream",
         responses=problems(404),
+        opt=access("player", "operator", "auditor", "admin", scope="table"),
     )
     async def stream(
         self,
@@ -477,6 +461,7 @@ class TableController(Controller):
             int | None,
             QueryParameter(
                 ge=0,
+                le=2**63 - 1,
                 required=False,
                 description=(
                     "Table version to resume after, like `Last-Event-ID` (which it overrides); "
@@ -485,7 +470,6 @@ class TableController(Controller):
             ),
         ] = None,
     ) -> ServerSentEvent:
-        await _visible(pool, principal, table_id)
         viewer = viewer_of(principal)
         since = after if after is not None else _version(last_event_id)
 
@@ -509,7 +493,8 @@ class TableController(Controller):
             "cards are out, it is the next round's (used once). The answer says which. "
             "How the cards map to boxes, draws and the dealer: docs/test-mode.md."
         ),
-        responses=problems(404, 413, 422),
+        responses=problems(403, 404, 413, 422),
+        opt=access("operator", "admin", scope="table", runs=True),
     )
     async def test_deck(
         self,
@@ -520,13 +505,8 @@ class TableController(Controller):
         principal: Caller,
         state: State,
     ) -> StackedDeck:
-        require(principal, "operator", "admin")
         cards = _test_deck(state, data.cards)
-        async with pool.acquire() as conn:
-            table, version = await tables.load(conn, table_id)
-        if not version:
-            raise NotFoundException(f"no table {table_id!r}")
-        _may_run(principal, table)
+        table = await _table(pool, table_id)
         current = table.round
         if current is not None and current.phase == "betting":
             try:
@@ -579,8 +559,6 @@ async def _operate(
     table_id: str,
     command: CloseTable | ReopenTable,
 ) -> TableView:
-    require(principal, "operator", "admin")
-    _may_run(principal, await _visible(pool, principal, table_id))
     await commands.execute(table_id, command, _actor(principal))
     return await load_view(pool, table_id, viewer_of(principal))
 

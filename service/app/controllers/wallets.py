@@ -6,42 +6,24 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
-from litestar.exceptions import NotFoundException, PermissionDeniedException
+from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from events.commands import Actor
-from service.app.auth import Principal, require
+from service.app.auth import Principal
 from service.app.dependencies import Caller, DbPool, Pool, Wallets
 from service.app.params import WalletId, json_body
+from service.app.policy import access, wallet_of
 from service.app.problems import problem
 from service.app.replays import REPLAYED_HEADER, answer
 from service.app.responses import problems
 from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
 from service.handling import TransferResult, WalletHandler
 from service.operators import OperatorRegistry
-from service.tenancy import game_player_id, valid_operator_player
+from service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
 
 __all__ = ["WalletController"]
-
-
-def _may_read(principal: Principal, wallet_id: str) -> str:
-    """The wallet's game id, if the caller may read it. Operators and players name wallets
-    by the operator's own player id; admins and auditors by the game's."""
-    internal = _internal_id(principal, wallet_id)
-    if principal.role == "player" and principal.subject != internal:
-        raise PermissionDeniedException("players read only their own wallet")
-    return internal
-
-
-def _internal_id(principal: Principal, wallet_id: str) -> str:
-    if principal.role in ("admin", "auditor"):
-        return wallet_id
-    if not valid_operator_player(principal.operator, wallet_id):
-        # Not an id the operator can have: for the default operator (bare ids) a `:` would
-        # name another operator's player's wallet.
-        raise NotFoundException(f"no wallet {wallet_id!r}")
-    return game_player_id(principal.operator, wallet_id)
 
 
 async def _internal_operator(request: Request[Any, Any, Any], principal: Principal) -> None:
@@ -79,6 +61,7 @@ class WalletController(Controller):
         status_code=HTTP_201_CREATED,
         summary="Open a player's wallet",
         responses=problems(409, 413, 422),
+        opt=access("operator", scope="own"),
     )
     async def create(
         self,
@@ -88,11 +71,10 @@ class WalletController(Controller):
         principal: Caller,
         request: Request[Any, Any, Any],
     ) -> WalletView:
-        require(principal, "operator")
-        if not valid_operator_player(principal.operator, data.wallet_id):
-            raise problem("invalid_player_id", 422, "wallet_id: a player id without spaces, / or :")
+        if not valid_player_id(data.wallet_id):
+            raise problem("invalid_player_id", 422, f"wallet_id: {PLAYER_ID_RULE}")
         await _internal_operator(request, principal)
-        internal = _internal_id(principal, data.wallet_id)
+        internal = game_player_id(principal.operator, data.wallet_id)
         await wallets.open(internal, data.currency, actor=_actor(principal))
         return await _wallet(pool, internal, data.wallet_id)
 
@@ -102,6 +84,7 @@ class WalletController(Controller):
         summary="Deposit (idempotent)",
         response_headers=[REPLAYED_HEADER],
         responses=problems(404, 409, 413, 422),
+        opt=access("operator", scope="wallet"),
     )
     async def deposit(
         self,
@@ -118,6 +101,7 @@ class WalletController(Controller):
         summary="Withdraw (idempotent)",
         response_headers=[REPLAYED_HEADER],
         responses=problems(404, 409, 413, 422),
+        opt=access("operator", scope="wallet"),
     )
     async def withdraw(
         self,
@@ -128,14 +112,25 @@ class WalletController(Controller):
     ) -> Response[TransferResult]:
         return await _transfer(wallets, principal, wallet_id, "withdrawal", data)
 
-    @get("/{wallet_id:str}", summary="A wallet's balance", responses=problems(404))
+    @get(
+        "/{wallet_id:str}",
+        summary="A wallet's balance",
+        description=(
+            "A player reads their own; an operator its players' (by its own ids); auditors"
+            " and admins by the game's id (`operator:player`), an operator's auditor its"
+            " players' only."
+        ),
+        responses=problems(404),
+        opt=access("player", "operator", "auditor", "admin", scope="wallet"),
+    )
     async def show(self, wallet_id: WalletId, pool: Pool, principal: Caller) -> WalletView:
-        return await _wallet(pool, _may_read(principal, wallet_id), wallet_id)
+        return await _wallet(pool, wallet_of(principal, wallet_id), wallet_id)
 
     @get(
         "/{wallet_id:str}/ledger",
         summary="Money movements, newest first (cursor paginated)",
         responses=problems(404),
+        opt=access("player", "operator", "auditor", "admin", scope="wallet"),
     )
     async def ledger(
         self,
@@ -146,6 +141,7 @@ class WalletController(Controller):
             int | None,
             QueryParameter(
                 ge=1,
+                le=2**63 - 1,
                 required=False,
                 description=(
                     "`next_cursor` of the previous page: movements before it; omit for the newest."
@@ -156,7 +152,7 @@ class WalletController(Controller):
             int, QueryParameter(ge=1, le=500, description="Movements per page, 1..500.")
         ] = 50,
     ) -> LedgerPage:
-        internal = _may_read(principal, wallet_id)
+        internal = wallet_of(principal, wallet_id)
         await _wallet(pool, internal, wallet_id)
         rows = await pool.fetch(
             "SELECT * FROM ledger WHERE wallet_id = $1 AND ($2::bigint IS NULL OR "
@@ -193,9 +189,8 @@ async def _transfer(
 ) -> Response[TransferResult]:
     """A deposit or a withdrawal by an operator, answered with the wallet named as it named
     it (a replay flagged)."""
-    require(principal, "operator")
     result = await wallets.transfer(
-        _internal_id(principal, wallet_id),
+        wallet_of(principal, wallet_id),
         kind,
         data.transfer_id,
         data.amount,
