@@ -36,6 +36,8 @@ CONTENT_SECURITY_POLICY: Final = "; ".join(
 )
 _HEADERS: Final = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    # As frame-ancestors says, for browsers that read only this one.
+    "X-Frame-Options": "SAMEORIGIN",
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
 }

@@ -10,6 +10,8 @@ from contextlib import asynccontextmanager
 import uvicorn
 from litestar import Litestar
 
+from service.cli.serve import proxy_options
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -21,7 +23,14 @@ def free_port() -> int:
 @asynccontextmanager
 async def serving(app: Litestar) -> AsyncIterator[str]:
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        **proxy_options(app.state.settings),  # as `russian-poker serve` runs it
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:

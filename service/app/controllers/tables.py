@@ -269,7 +269,8 @@ class TableController(Controller):
     ) -> TableView:
         if data.shared and principal.role != "admin":
             raise PermissionDeniedException("shared tables are opened by an admin")
-        table_id = game_table_id(principal.operator, data.table_id or uuid.uuid4().hex[:12])
+        requested = data.table_id if data.table_id is not None else uuid.uuid4().hex[:12]
+        table_id = game_table_id(principal.operator, requested)
         if table_id is None:
             raise problem("invalid_table_id", 400, f"table_id: {TABLE_ID_RULE}")
         ruleset = make_ruleset(data.preset, data.overrides)

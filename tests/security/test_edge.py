@@ -1,0 +1,174 @@
+"""The edge of the service, as the security review found it and as it is now: the headers
+every answer carries, caching, ids, integers, table names and forwarded addresses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from service.app import create_app
+from tests.api.conftest import bearer
+from tests.api.live_server import serving
+from tests.security.conftest import OPERATOR, Server, fresh_database, make_world, settings_for
+
+ADMIN = bearer("admin", "root")
+ALICE = bearer("player", "alice")
+
+
+async def _register(client: httpx.AsyncClient, operator_id: str) -> dict[str, str]:
+    body = {
+        "operator_id": operator_id,
+        "name": operator_id,
+        "currencies": ["EUR"],
+        "wallet": {"mode": "internal"},
+    }
+    assert (await client.post("/v1/operators", json=body, headers=ADMIN)).status_code == 201
+    issued = await client.post(
+        f"/v1/operators/{operator_id}/credentials",
+        json={"role": "operator", "label": "edge"},
+        headers=ADMIN,
+    )
+    return {"Authorization": f"Bearer {issued.json()['api_key']}"}
+
+
+async def test_every_answer_carries_the_security_headers(server: Server) -> None:
+    client = server.client
+    await make_world(client)
+    launched = await client.post(
+        "/v1/sessions", json={"player_id": "alice", "currency": "EUR"}, headers=OPERATOR
+    )
+    answers = {
+        "a JSON answer": await client.get("/v1/tables/live", headers=ALICE),
+        "a refusal": await client.get("/v1/tables/live"),
+        "no such route": await client.get("/no/such/route"),
+        "a method not allowed": await client.delete("/v1/tables"),
+        "the API docs": await client.get("/schema"),
+        "the document": await client.get("/schema/openapi.json"),
+        "a problem page": await client.get("/problems/not_found"),
+        "the client": await client.get("/play/"),
+        "a client module": await client.get("/play/static/js/app.js"),
+        "the launch": launched,
+        "a balance": await client.get("/v1/wallets/alice", headers=ALICE),
+        "the recall": await client.get("/v1/players/alice/rounds", headers=ALICE),
+        "health": await client.get("/health/live"),
+    }
+    for what, answer in answers.items():
+        headers = answer.headers
+        assert headers["x-content-type-options"] == "nosniff", what
+        assert headers["referrer-policy"] == "no-referrer", what
+        assert "x-frame-options" in headers, what
+        if headers.get("content-type", "").startswith("text/html"):
+            policy = headers["content-security-policy"]
+            assert "default-src 'self'" in policy and "frame-ancestors" in policy, what
+            assert "'unsafe-inline'" not in policy.split("script-src", 1)[1].split(";")[0]
+            assert headers["content-type"].lower().count("charset") == 1, what
+    # Answers that carry a token, a balance or a player's own cards are never stored.
+    for what in ("the launch", "a balance", "a JSON answer", "the recall", "a refusal"):
+        assert answers[what].headers["cache-control"] == "no-store", what
+    assert "session_token" in launched.json()
+    # The client's pages keep their own policy: framed by their own origin only.
+    client_page = answers["the client"].headers
+    assert "frame-ancestors 'self'" in client_page["content-security-policy"]
+    assert client_page["x-frame-options"] == "SAMEORIGIN"
+    assert answers["the API docs"].headers["x-frame-options"] == "DENY"
+
+
+async def test_ids_are_plain_ascii_and_amounts_json_integers(server: Server) -> None:
+    client = server.client
+    await make_world(client)
+    for player_id in (
+        "beta:bob",  # read as another operator's player
+        "аlice",  # a Cyrillic a
+        "ali\u200bce",  # a zero-width space
+        "alice ",
+        "-alice",
+    ):
+        for path, body in (
+            ("/v1/sessions", {"player_id": player_id, "currency": "EUR"}),
+            ("/v1/wallets", {"wallet_id": player_id}),
+        ):
+            refused = await client.post(path, json=body, headers=OPERATOR)
+            assert refused.status_code == 422, (player_id, path, refused.text)
+            assert refused.json()["code"] == "invalid_player_id"
+    for player_id in ("alice.smith", "user_42", "x@casino", "A-1"):
+        accepted = await client.post(
+            "/v1/sessions", json={"player_id": player_id, "currency": "EUR"}, headers=OPERATOR
+        )
+        assert accepted.status_code == 201, (player_id, accepted.text)
+    before = (await client.get("/v1/wallets/alice", headers=OPERATOR)).json()["balance"]
+    for spelled in ('"100"', "100.0", "1e2", "true"):
+        raw = '{"transfer_id": "loose-' + spelled.strip('"') + '", "amount": ' + spelled + "}"
+        refused = await client.post(
+            "/v1/wallets/alice/deposits",
+            content=raw,
+            headers={**OPERATOR, "content-type": "application/json"},
+        )
+        assert refused.status_code == 400, (spelled, refused.text)
+        assert refused.json()["errors"][0]["key"] == "amount", refused.text
+        command = '{"type": "PlaceAnte", "box": ' + spelled + ', "ante": 100}'
+        refused = await client.post(
+            "/v1/tables/betting/commands",
+            content=command,
+            headers={**ALICE, "content-type": "application/json", "Idempotency-Key": spelled},
+        )
+        assert refused.status_code == 400, (spelled, refused.text)
+    assert (await client.get("/v1/wallets/alice", headers=OPERATOR)).json()["balance"] == before
+
+
+async def test_operators_name_tables_in_their_own_namespace(server: Server) -> None:
+    client = server.client
+    acme = await _register(client, "acme")
+    beta = await _register(client, "beta")
+    for headers, expected in ((acme, "acme.vip-1"), (beta, "beta.vip-1")):
+        opened = await client.post("/v1/tables", json={"table_id": "vip-1"}, headers=headers)
+        assert opened.status_code == 201, opened.text
+        assert opened.json()["table_id"] == expected
+    # A clash is with one's own table only, and says nothing of anyone else's.
+    again = await client.post("/v1/tables", json={"table_id": "acme.vip-1"}, headers=acme)
+    assert again.status_code == 409
+    assert "beta" not in again.text
+    for bad in ("beta.vip-1", "a.b", "vip 1", "ví-1", "-vip", ""):
+        refused = await client.post("/v1/tables", json={"table_id": bad}, headers=acme)
+        assert refused.status_code == 400, (bad, refused.text)
+        assert refused.json()["code"] == "invalid_table_id"
+    # The default operator (and a shared table) keeps the bare name.
+    bare = await client.post("/v1/tables", json={"table_id": "vip-1"}, headers=OPERATOR)
+    assert bare.json()["table_id"] == "vip-1"
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+async def test_forwarded_addresses_are_believed_from_trusted_proxies_only(
+    database_url: str, tmp_path: Any, trusted: bool
+) -> None:
+    """Anonymous requests count against their address. A client that sends its own
+    ``X-Forwarded-For`` gets no fresh budget by it, unless its peer is a configured proxy."""
+    await fresh_database(database_url)
+    proxies = ("127.0.0.1",) if trusted else ()
+    settings = settings_for(database_url, str(tmp_path), rate_limit=1000, trusted_proxies=proxies)
+    async with (
+        serving(create_app(settings)) as url,
+        httpx.AsyncClient(base_url=url, timeout=10) as client,
+    ):
+        remaining = []
+        for n in range(20):
+            answer = await client.get("/v1/tables", headers={"X-Forwarded-For": f"203.0.113.{n}"})
+            assert answer.status_code == 401
+            remaining.append(int(answer.headers["ratelimit-remaining"]))
+    if trusted:
+        # Each forwarded address is a client of its own: each starts a budget.
+        assert remaining == [999] * 20
+    else:
+        # One client, whatever it claims: its budget goes down (a new second may refill it,
+        # but 20 requests do not each start a second of their own).
+        assert remaining != [999] * 20
+        assert min(remaining) < 999
+
+
+@pytest.fixture
+async def server(database_url: str, tmp_path: Any) -> Any:
+    await fresh_database(database_url)
+    app = create_app(settings_for(database_url, str(tmp_path)))
+    async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+        yield Server(url, app, client)
