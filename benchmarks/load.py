@@ -410,11 +410,9 @@ async def _generate(config: dict[str, Any]) -> dict[str, Any]:
         probe_wallet,
         setup_operator,
     )
-    from service.app.auth import mint_token
-
     clients: int = config["clients"]
     players = [f"p{i}" for i in range(clients)]
-    tokens = {p: mint_token(SECRET, "player", p, 7200) for p in players}
+    tokens: dict[str, str] = config["tokens"]
     game_ids = {p: p for p in players}
     timeout = aiohttp.ClientTimeout(total=60)
     async with contextlib.AsyncExitStack() as stack:
@@ -1114,7 +1112,12 @@ def main() -> None:
                             "seconds": args.seconds,
                             "warmup": args.warmup,
                             "seed": rep,
-                            "operator": _operator_token(),
+                            **_tokens(
+                                args.baseline_root
+                                if kind == "baseline" and args.baseline_root
+                                else ROOT,
+                                clients,
+                            ),
                             "prefix": f"{run}-{kind}-{rep}-{clients}",
                             "database": names[kind],
                             "deposit": DEPOSIT,
@@ -1333,10 +1336,21 @@ def _medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return medians
 
 
-def _operator_token() -> str:
-    from service.app.auth import mint_token
-
-    return mint_token(SECRET, "operator", "load-benchmark", 7200)
+def _tokens(root: Path, clients: int) -> dict[str, Any]:
+    """The operator's token and the players' (``p0``…), minted by the source tree at
+    ``root`` itself: a baseline from before a change of the token format verifies its own."""
+    code = (
+        "import json, sys; from service.app.auth import mint_token as m; s, n = sys.argv[1:]; "
+        "print(json.dumps({'operator': m(s, 'operator', 'load-benchmark', 7200), "
+        "'tokens': {f'p{i}': m(s, 'player', f'p{i}', 7200) for i in range(int(n))}}))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    minted = subprocess.run(
+        [sys.executable, "-c", code, SECRET, str(clients)],
+        cwd=root, env=env, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    tokens: dict[str, Any] = json.loads(minted.stdout)
+    return tokens
 
 
 if __name__ == "__main__":
