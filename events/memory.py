@@ -16,7 +16,6 @@ from events.records import (
     DuplicateEvent,
     Position,
     RecordedEvent,
-    Snapshot,
     StreamAppend,
     WrongExpectedVersion,
     validate_appends,
@@ -28,14 +27,13 @@ _TX_ID = 1
 
 
 class InMemoryRecorder:
-    """Events, commands and snapshots held in process memory."""
+    """Events and commands held in process memory."""
 
     def __init__(self) -> None:
         self._events: list[RecordedEvent] = []
         self._streams: dict[str, list[RecordedEvent]] = {}
         self._event_ids: set[uuid.UUID] = set()
         self._commands: dict[str, bytes] = {}
-        self._snapshots: dict[str, Snapshot] = {}
 
     async def append(
         self,
@@ -102,11 +100,3 @@ class InMemoryRecorder:
 
     async def lookup_command(self, command_id: str) -> bytes | None:
         return self._commands.get(command_id)
-
-    async def load_snapshot(self, stream_id: str) -> Snapshot | None:
-        return self._snapshots.get(stream_id)
-
-    async def save_snapshot(self, snapshot: Snapshot) -> None:
-        stored = self._snapshots.get(snapshot.stream_id)
-        if stored is None or stored.version <= snapshot.version:
-            self._snapshots[snapshot.stream_id] = snapshot

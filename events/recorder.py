@@ -13,7 +13,7 @@ from typing import Protocol
 import asyncpg
 
 from events import store
-from events.records import Position, RecordedEvent, Snapshot, StreamAppend
+from events.records import Position, RecordedEvent, StreamAppend
 
 __all__ = ["EventRecorder", "PostgresRecorder"]
 
@@ -49,13 +49,6 @@ class EventRecorder(Protocol):
         """The result stored with a recorded command, ``None`` if unknown."""
         ...
 
-    async def load_snapshot(self, stream_id: str) -> Snapshot | None:
-        """The stream's latest snapshot."""
-        ...
-
-    async def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Store a snapshot unless a newer one exists."""
-        ...
 
 
 class PostgresRecorder:
@@ -95,11 +88,3 @@ class PostgresRecorder:
     async def lookup_command(self, command_id: str) -> bytes | None:
         async with self._pool.acquire() as conn:
             return await store.lookup_command(conn, command_id)
-
-    async def load_snapshot(self, stream_id: str) -> Snapshot | None:
-        async with self._pool.acquire() as conn:
-            return await store.load_snapshot(conn, stream_id)
-
-    async def save_snapshot(self, snapshot: Snapshot) -> None:
-        async with self._pool.acquire() as conn:
-            await store.save_snapshot(conn, snapshot)

@@ -19,7 +19,6 @@ __all__ = [
     "NewEvent",
     "Position",
     "RecordedEvent",
-    "Snapshot",
     "StreamAppend",
     "WrongExpectedVersion",
     "validate_appends",
@@ -81,14 +80,6 @@ class RecordedEvent(msgspec.Struct, frozen=True, kw_only=True):
     def position(self) -> Position:
         """The checkpoint a reader stores after handling this event."""
         return Position(tx_id=self.tx_id, global_position=self.global_position)
-
-
-class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
-    """A stream's folded state as of ``version``; ``state`` is opaque to the store."""
-
-    stream_id: str
-    version: int
-    state: bytes
 
 
 class EventStoreError(Exception):

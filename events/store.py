@@ -23,7 +23,6 @@ from events.records import (
     NewEvent,
     Position,
     RecordedEvent,
-    Snapshot,
     StreamAppend,
     WrongExpectedVersion,
     validate_appends,
@@ -43,11 +42,9 @@ __all__ = [
     "Position",
     "RecordedEvent",
     "SideWrites",
-    "Snapshot",
     "StreamAppend",
     "WrongExpectedVersion",
     "append",
-    "load_snapshot",
     "lookup_command",
     "notify",
     "prepared_append",
@@ -55,7 +52,6 @@ __all__ = [
     "read_stream",
     "recorded_events",
     "recorded_from_row",
-    "save_snapshot",
     "stream_version",
 ]
 
@@ -111,15 +107,6 @@ LIMIT $3
 """
 _STREAM_VERSION: Final = "SELECT version FROM streams WHERE stream_id = $1"
 _LOOKUP_COMMAND: Final = "SELECT coalesce(result, 'null')::text FROM commands WHERE command_id = $1"
-_LOAD_SNAPSHOT: Final = "SELECT version, state FROM snapshots WHERE stream_id = $1"
-# A snapshot never moves backwards; re-saving the same version replaces the state (e.g.
-# after the state's encoding changed).
-_SAVE_SNAPSHOT: Final = """
-INSERT INTO snapshots (stream_id, version, state) VALUES ($1, $2, $3)
-ON CONFLICT (stream_id) DO UPDATE
-SET version = excluded.version, state = excluded.state, updated_at = now()
-WHERE snapshots.version <= excluded.version
-"""
 
 
 class SideWrites:
@@ -353,19 +340,6 @@ async def lookup_command(conn: AnyConnection, command_id: str) -> bytes | None:
     """The result stored with a recorded command (``b"null"`` if none), else ``None``."""
     result: str | None = await conn.fetchval(_LOOKUP_COMMAND, command_id)
     return result.encode() if result is not None else None
-
-
-async def load_snapshot(conn: AnyConnection, stream_id: str) -> Snapshot | None:
-    """The stream's latest snapshot, if one was saved."""
-    row = await conn.fetchrow(_LOAD_SNAPSHOT, stream_id)
-    if row is None:
-        return None
-    return Snapshot(stream_id=stream_id, version=row["version"], state=row["state"])
-
-
-async def save_snapshot(conn: AnyConnection, snapshot: Snapshot) -> None:
-    """Store a snapshot unless a newer one is already stored."""
-    await conn.execute(_SAVE_SNAPSHOT, snapshot.stream_id, snapshot.version, snapshot.state)
 
 
 def recorded_from_row(row: asyncpg.Record) -> RecordedEvent:

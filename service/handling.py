@@ -21,16 +21,13 @@ import asyncpg
 import msgspec
 import structlog
 
-from events.batch import BatchItem, append_alone
 from events.codec import Event, encode_event
 from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown
 from events.game import RoundSettled
-from events.group_commit import GroupCommit
 from events.notifier import Notifier
 from events.store import (
     DuplicateCommand,
     NewEvent,
-    RecordedEvent,
     SideWrites,
     StreamAppend,
     WrongExpectedVersion,
@@ -181,12 +178,8 @@ class CommandHandler:
         operators: OperatorRegistry | None = None,
         owed: Callable[[], None] | None = None,
         deliver_owed: DeliverOwed | None = None,
-        group_commit: int = 1,
     ) -> None:
         self._pool = pool
-        # Commands of different tables ready at once share one append statement; with 1,
-        # every command appends alone on its own connection, as before group commit.
-        self._group = GroupCommit(pool, max_batch=group_commit) if group_commit > 1 else None
         self._attempts = attempts
         self._test_mode = test_mode
         self._notifier = notifier or Notifier(pool)
@@ -198,10 +191,7 @@ class CommandHandler:
         """Delivers a player's owed calls of a round before new bets (the outbox's)."""
 
     async def close(self) -> None:
-        """Finish the appends in flight and send the wake-ups still pending (before the
-        pool closes)."""
-        if self._group is not None:
-            await self._group.close()
+        """Send the wake-ups still pending (before the pool closes)."""
         await self._notifier.close()
 
     async def execute(
@@ -317,17 +307,6 @@ class CommandHandler:
                             session,
                             reload=reload,
                         )
-                        if isinstance(outcome, _Pending):
-                            # Nothing queues: appended at once on this connection.
-                            assert self._group is not None
-                            recorded = await self._group.alone_on(conn, outcome.item)
-                            if recorded is not None:
-                                outcome = outcome.finish(recorded)
-                    if isinstance(outcome, _Pending):
-                        assert self._group is not None
-                        # Others queue: appended with them by the group commit, on a
-                        # connection of its own (this one went back to the pool first).
-                        outcome = outcome.finish(await self._group.append(outcome.item))
                     result, streams, state = outcome
                     # Woken only after commit, and many commands per NOTIFY: inside the
                     # transaction every command's commit would wait its turn for
@@ -399,7 +378,7 @@ class CommandHandler:
         session: tuple[str, str] | None,
         *,
         reload: str | None,
-    ) -> _Outcome | _Pending:
+    ) -> _Outcome:
         seamless_actor = actor.role == "player" and await self._seamless(actor.id)
         # The acting player's wallet comes with the table: most money moves are theirs.
         mine = [actor.id] if actor.role == "player" and not seamless_actor else []
@@ -504,7 +483,7 @@ class CommandHandler:
         command_id: str,
         test_deck: tuple[str, ...],
         placed: PlacedBets | None,
-    ) -> _Outcome | _Pending:
+    ) -> _Outcome:
         appends = _appends(table_id, version, batches, held, request_id, seamless)
         result = CommandResult(
             table_id=table_id,
@@ -544,26 +523,21 @@ class CommandHandler:
                 f" AND deck = {writes.param(list(test_deck))}::text[]"
                 " AND EXISTS (SELECT FROM appended)",
             )
-        item = BatchItem(
+        # The seamless operator's bets are held for this very append (undone if it fails,
+        # released after): it runs here, on the connection that holds them. Listeners are
+        # woken after commit, many commands per NOTIFY (``notify=False`` here).
+        recorded = await append(
+            conn,
             appends,
             command_id=command_id,
             command_result=msgspec.json.encode(result),
+            notify=False,
             side_writes=writes,
         )
-        owes = bool(credits) or settled is not None
-
-        def finish(recorded: list[RecordedEvent]) -> _Outcome:
-            self._cache.committed(table_id, result.version, state, recorded, every_event)
-            if owes:
-                self._owed()
-            return result, [a.stream_id for a in appends], state
-
-        if placed is None and self._group is not None:
-            return _Pending(item, finish)
-        # The seamless operator's bets are held for this very append (undone if it fails,
-        # released after): it runs here, on the connection that holds them. So does every
-        # append without group commit.
-        return finish(await append_alone(conn, item))
+        self._cache.committed(table_id, result.version, state, recorded, every_event)
+        if credits or settled is not None:
+            self._owed()
+        return result, [a.stream_id for a in appends], state
 
     async def _seamless(self, wallet_id: str) -> bool:
         """Whether the player's money lives at a seamless operator."""
@@ -634,17 +608,6 @@ class CommandHandler:
 
 _Outcome: TypeAlias = tuple[CommandResult, list[str], Table]
 """A command's result, the streams it appended to and the table's state after it."""
-
-
-class _Pending:
-    """A command decided and ready to append: the group commit appends it, ``finish``
-    makes its outcome from the events as recorded."""
-
-    __slots__ = ("finish", "item")
-
-    def __init__(self, item: BatchItem, finish: Callable[[list[RecordedEvent]], _Outcome]):
-        self.item = item
-        self.finish = finish
 
 
 def event_id(command_id: str, index: int) -> uuid.UUID:

@@ -35,9 +35,6 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     command_attempts: Annotated[int, msgspec.Meta(ge=1, le=100)] = 8
     cached_tables: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 4096
-    group_commit: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
-    """Most commands of different tables appended by one statement; 1 (the default, as
-    measured best on this project's benchmark machine) appends each alone."""
     """Tables whose last committed state this instance keeps to decide on (10–20 KiB each;
     16 wallets per table besides); 0 loads every table for every command."""
     pool_size: Annotated[int, msgspec.Meta(ge=2, le=500)] = 20
@@ -93,7 +90,6 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_SHUTDOWN_GRACE_S": "shutdown_grace_s",
     "RUSSIAN_POKER_COMMAND_ATTEMPTS": "command_attempts",
     "RUSSIAN_POKER_CACHED_TABLES": "cached_tables",
-    "RUSSIAN_POKER_GROUP_COMMIT": "group_commit",
     "RUSSIAN_POKER_CORS_ORIGINS": "cors_origins",
     "RUSSIAN_POKER_TRUSTED_PROXIES": "trusted_proxies",
     "RUSSIAN_POKER_OUTBOX": "outbox",

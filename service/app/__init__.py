@@ -120,7 +120,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
             operators=operators,
             owed=outbox.wake,
             deliver_owed=outbox.deliver_owed,
-            group_commit=settings.group_commit,
         )
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)

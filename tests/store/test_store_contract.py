@@ -16,7 +16,6 @@ from events.records import (
     NewEvent,
     Position,
     RecordedEvent,
-    Snapshot,
     StreamAppend,
     WrongExpectedVersion,
 )
@@ -274,19 +273,6 @@ async def test_read_all_pages_through_every_event_once(recorder: EventRecorder) 
     assert len({e.event_id for e in seen}) == 12
     assert [e.position for e in seen] == sorted(e.position for e in seen)
     assert [e.stream_version for e in seen if e.stream_id == "shared"] == [1, 2, 3, 4]
-
-
-async def test_snapshot_round_trip_never_moves_back(recorder: EventRecorder) -> None:
-    assert await recorder.load_snapshot("s") is None
-
-    await recorder.save_snapshot(Snapshot(stream_id="s", version=5, state=b"\x00five"))
-    await recorder.save_snapshot(Snapshot(stream_id="s", version=3, state=b"three"))
-    assert await recorder.load_snapshot("s") == Snapshot(
-        stream_id="s", version=5, state=b"\x00five"
-    )
-
-    await recorder.save_snapshot(Snapshot(stream_id="s", version=8, state=b"eight"))
-    assert await recorder.load_snapshot("s") == Snapshot(stream_id="s", version=8, state=b"eight")
 
 
 @pytest.mark.parametrize(
