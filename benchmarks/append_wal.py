@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import asyncpg
 import structlog
 
-from events.commands import (
+from russian_poker.events.commands import (
     Actor,
     Deal,
     DeclineDealerExchange,
@@ -38,11 +38,11 @@ from events.commands import (
     Play,
     SitDown,
 )
-from events.migrate import migrate
-from service.handling import CommandHandler, WalletHandler
-from service.rules.errors import RuleViolation
-from service.rules.presets import make_ruleset
-from service.rules.state import Table
+from russian_poker.events.migrate import migrate
+from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.rules.state import Table
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 OPERATOR = Actor(role="operator", id="operator")

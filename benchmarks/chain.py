@@ -28,11 +28,11 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.migrate import migrate
-from events.pool import create_pool
-from events.store import NewEvent, StreamAppend, append
-from service.chain.checkpoints import make_checkpoint
-from service.chain.verify import verify_chain
+from russian_poker.events.migrate import migrate
+from russian_poker.events.pool import create_pool
+from russian_poker.events.store import NewEvent, StreamAppend, append
+from russian_poker.service.chain.checkpoints import make_checkpoint
+from russian_poker.service.chain.verify import verify_chain
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 PAYLOAD = b'{"box":1,"action":"raise","amount":{"units":2000,"currency":"EUR"}}'

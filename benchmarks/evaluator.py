@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from service.rules.cards import FULL_DECK
-from service.simulation import lookup
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.simulation import lookup
 
 Hands = npt.NDArray[np.int8]
 

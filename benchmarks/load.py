@@ -33,7 +33,7 @@ another, and then, ``--repeat`` times, interleaved:
   ``internal,seamless``, ``all`` every kind; ``internal``, the default, is **service**
   above): the same game by a registered operator's players with launched sessions
   (``POST /v1/sessions``), tables opened by that operator. **seamless**: the operator's
-  wallet is the reference operator wallet (``python -m service.reference_wallet``, a
+  wallet is the reference operator wallet (``python -m russian_poker.service.reference_wallet``, a
   separate process with its own database, on loopback): every bet is a signed HTTP call on
   the command's path, every win is delivered by the service's outbox. **memory**: the same
   against an operator wallet that keeps its ledger in memory (``seamless.MemoryWallet``, a
@@ -410,6 +410,7 @@ async def _generate(config: dict[str, Any]) -> dict[str, Any]:
         probe_wallet,
         setup_operator,
     )
+
     clients: int = config["clients"]
     players = [f"p{i}" for i in range(clients)]
     tokens: dict[str, str] = config["tokens"]
@@ -755,7 +756,7 @@ async def _create_database(url: str, name: str, *, migrated: bool = True) -> str
     import asyncpg
 
     from benchmarks.ceiling_app import TABLE_DDL
-    from events.migrate import migrate
+    from russian_poker.events.migrate import migrate
 
     admin = await asyncpg.connect(url)
     try:
@@ -786,9 +787,9 @@ async def _drop_database(url: str, name: str) -> None:
 
 async def _audit(database: str, repeat: int) -> dict[str, Any]:
     """Rebuild every read model and replay every settled round, ``repeat`` times each."""
-    from events.pool import connect
-    from projections.rebuild import NAMES, rebuild
-    from service.audit.replay import select_rounds, verify_rounds
+    from russian_poker.events.pool import connect
+    from russian_poker.projections.rebuild import NAMES, rebuild
+    from russian_poker.service.audit.replay import select_rounds, verify_rounds
 
     conn = await connect(database, idle_in_transaction_timeout=600, application_name="load")
     figures: dict[str, Any] = {}

@@ -74,18 +74,18 @@ from benchmarks.load import (  # noqa: E402
     _Table,
     next_move,
 )
-from events.codec import EVENT_TYPES, Event  # noqa: E402
-from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown  # noqa: E402
-from events.game import RoundSettled  # noqa: E402
-from events.wallet import WalletEvent  # noqa: E402
-from service.rules.decide import decide  # noqa: E402
-from service.rules.deck import new_seed  # noqa: E402
-from service.rules.errors import RuleViolation  # noqa: E402
-from service.rules.evolve import evolve, fold  # noqa: E402
-from service.rules.funds import check_funds, check_seating, wallets_touched  # noqa: E402
-from service.rules.presets import make_ruleset  # noqa: E402
-from service.rules.state import Table  # noqa: E402
-from service.rules.wallets import Wallet, deposit, evolve_wallet, open_wallet  # noqa: E402
+from russian_poker.events.codec import EVENT_TYPES, Event  # noqa: E402
+from russian_poker.events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown  # noqa: E402
+from russian_poker.events.game import RoundSettled  # noqa: E402
+from russian_poker.events.wallet import WalletEvent  # noqa: E402
+from russian_poker.service.rules.decide import decide  # noqa: E402
+from russian_poker.service.rules.deck import new_seed  # noqa: E402
+from russian_poker.service.rules.errors import RuleViolation  # noqa: E402
+from russian_poker.service.rules.evolve import evolve, fold  # noqa: E402
+from russian_poker.service.rules.funds import check_funds, check_seating, wallets_touched  # noqa: E402
+from russian_poker.service.rules.presets import make_ruleset  # noqa: E402
+from russian_poker.service.rules.state import Table  # noqa: E402
+from russian_poker.service.rules.wallets import Wallet, deposit, evolve_wallet, open_wallet  # noqa: E402
 
 __all__ = ["Casino", "TableAggregate", "WalletAggregate", "main", "measure"]
 

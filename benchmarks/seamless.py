@@ -4,8 +4,8 @@ These kinds play the same game as ``service`` (the default operator, dev tokens,
 funded by deposits) but as a registered operator's players with launched sessions:
 
 - **seamless**: an operator registered (admin token) with a ``seamless`` wallet at the
-  reference operator wallet (``python -m service.reference_wallet``), a separate process on
-  loopback with its own database; each player is created there with a big balance
+  reference operator wallet (``python -m russian_poker.service.reference_wallet``), a separate
+  process on loopback with its own database; each player is created there with a big balance
   (``PUT /_admin/players/{id}``), launched with ``POST /v1/sessions`` and plays with the
   session token. Every bet is an HTTP call to that wallet on the command's path; every win
   is delivered by the service's outbox, off the path.
@@ -103,10 +103,11 @@ class WalletServer:
 
 
 def start_wallet(database_url: str | None, port: int, logs: Path) -> WalletServer:
-    """On loopback, ready when ``/_admin/ready`` is: ``python -m service.reference_wallet``
-    on ``database_url``, or (``None``) the in-memory :class:`MemoryWallet` on uvicorn."""
+    """On loopback, ready when ``/_admin/ready`` is: ``python -m
+    russian_poker.service.reference_wallet`` on ``database_url``, or (``None``) the in-memory
+    :class:`MemoryWallet` on uvicorn."""
     argv = (
-        [sys.executable, "-m", "service.reference_wallet", "--host", "127.0.0.1",
+        [sys.executable, "-m", "russian_poker.service.reference_wallet", "--host", "127.0.0.1",
          "--port", str(port), "--database-url", database_url, "--log-level", "warning"]
         if database_url
         else [sys.executable, "-m", "uvicorn", "benchmarks.seamless:create_memory_wallet",
@@ -168,7 +169,7 @@ async def setup_operator(
     launch a session for each, and open the tables as the operator's."""
     import aiohttp
 
-    from service.app.auth import mint_token
+    from russian_poker.service.app.auth import mint_token
 
     kind: str = config["kind"]
     operator_id = OPERATOR_KINDS[kind]
@@ -232,8 +233,8 @@ async def probe_wallet(
     costs on loopback while the service is loaded, apart from the service's own client."""
     import aiohttp
 
-    from service.wallet.protocol import BetCall
-    from service.wallet.signing import HEADER, sign
+    from russian_poker.service.wallet.protocol import BetCall
+    from russian_poker.service.wallet.signing import HEADER, sign
 
     encoder = msgspec.json.Encoder()
     seconds: list[float] = []
@@ -466,7 +467,12 @@ class MemoryWallet:
     ASGI app, so that a call costs the wallet about as little as an HTTP answer can."""
 
     def __init__(self, secret: str) -> None:
-        from service.wallet.protocol import BalanceCall, BetCall, RollbackCall, WinCall
+        from russian_poker.service.wallet.protocol import (
+            BalanceCall,
+            BetCall,
+            RollbackCall,
+            WinCall,
+        )
 
         self._secret = secret
         self._balances: dict[str, int] = {}
@@ -521,8 +527,8 @@ class MemoryWallet:
             await _respond(send, 404, b"{}")
 
     def _call(self, name: str, body: bytes, signature: str) -> bytes:
-        from service.wallet.protocol import Answer, BetCall, RollbackCall, WinCall
-        from service.wallet.signing import BadSignature, verify
+        from russian_poker.service.wallet.protocol import Answer, BetCall, RollbackCall, WinCall
+        from russian_poker.service.wallet.signing import BadSignature, verify
 
         try:
             verify(self._secret, body, signature)
@@ -566,7 +572,7 @@ class MemoryWallet:
 
 
 async def _respond(send: Any, status: int, body: bytes, *, secret: str | None = None) -> None:
-    from service.wallet.signing import HEADER, sign
+    from russian_poker.service.wallet.signing import HEADER, sign
 
     headers = [(b"content-type", b"application/json")]
     if secret is not None:

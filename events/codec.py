@@ -13,8 +13,8 @@ from typing import Any, Final
 
 import msgspec
 
-from events.game import TableEvent
-from events.wallet import WalletEvent
+from russian_poker.events.game import TableEvent
+from russian_poker.events.wallet import WalletEvent
 
 __all__ = [
     "EVENT_TYPES",

@@ -12,7 +12,7 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
-from events.ruleset import Ruleset
+from russian_poker.events.ruleset import Ruleset
 
 __all__ = [
     "Actor",

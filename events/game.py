@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from events.ruleset import CategoryLabel, Ruleset
+from russian_poker.events.ruleset import CategoryLabel, Ruleset
 
 __all__ = [
     "AntePlaced",

@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from events.records import (
+from russian_poker.events.records import (
     DuplicateCommand,
     DuplicateEvent,
     Position,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 import msgspec
 
 if TYPE_CHECKING:
-    from events.store import AnyConnection
+    from russian_poker.events.store import AnyConnection
 
 __all__ = [
     "MIGRATION_LOCK_KEY",
@@ -84,7 +84,7 @@ def load_migrations(directory: Traversable) -> list[Migration]:
 
 def bundled_migrations() -> list[Migration]:
     """The migrations shipped in the ``events`` package."""
-    return load_migrations(files("events") / "migrations")
+    return load_migrations(files("russian_poker.events") / "migrations")
 
 
 def _checked_order(migrations: Iterable[Migration]) -> list[Migration]:

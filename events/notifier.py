@@ -14,8 +14,8 @@ from collections.abc import Iterable
 import asyncpg
 import structlog
 
-from events.pool import DATABASE_GONE
-from events.store import notify
+from russian_poker.events.pool import DATABASE_GONE
+from russian_poker.events.store import notify
 
 __all__ = ["Notifier"]
 

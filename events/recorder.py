@@ -12,8 +12,8 @@ from typing import Protocol
 
 import asyncpg
 
-from events import store
-from events.records import Position, RecordedEvent, StreamAppend
+from russian_poker.events import store
+from russian_poker.events.records import Position, RecordedEvent, StreamAppend
 
 __all__ = ["EventRecorder", "PostgresRecorder"]
 
@@ -48,7 +48,6 @@ class EventRecorder(Protocol):
     async def lookup_command(self, command_id: str) -> bytes | None:
         """The result stored with a recorded command, ``None`` if unknown."""
         ...
-
 
 
 class PostgresRecorder:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import asyncpg
 import msgspec
 
-from events.records import (
+from russian_poker.events.records import (
     DuplicateCommand,
     DuplicateEvent,
     EventStoreError,

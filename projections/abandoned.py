@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.game import RoundAbandoned, RoundSettled
-from events.store import SideWrites
-from service.rules.state import Table
+from russian_poker.events.game import RoundAbandoned, RoundSettled
+from russian_poker.events.store import SideWrites
+from russian_poker.service.rules.state import Table
 
 __all__ = ["record_abandoned"]
 

@@ -18,8 +18,8 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
-from events.codec import decode_event
-from events.game import (
+from russian_poker.events.codec import decode_event
+from russian_poker.events.game import (
     AntePlaced,
     BetsCancelled,
     BonusSettled,
@@ -39,13 +39,23 @@ from events.game import (
     SixthCardBought,
     TableOpened,
 )
-from events.records import Position
-from events.store import AnyConnection, RecordedEvent, read_all
-from events.streams import MONEY_PREFIXES, SEAMLESS_PREFIX, TABLE_PREFIX, WALLET_PREFIX
-from events.wallet import WalletCredited, WalletDebited
-from projections.redaction import redact_command, redact_event, redact_record, round_of
-from projections.tables import Owner, owner_of, owners_of
-from service.rules.tenancy import operator_of
+from russian_poker.events.records import Position
+from russian_poker.events.store import AnyConnection, RecordedEvent, read_all
+from russian_poker.events.streams import (
+    MONEY_PREFIXES,
+    SEAMLESS_PREFIX,
+    TABLE_PREFIX,
+    WALLET_PREFIX,
+)
+from russian_poker.events.wallet import WalletCredited, WalletDebited
+from russian_poker.projections.redaction import (
+    redact_command,
+    redact_event,
+    redact_record,
+    round_of,
+)
+from russian_poker.projections.tables import Owner, owner_of, owners_of
+from russian_poker.service.rules.tenancy import operator_of
 
 __all__ = [
     "AuditPage",

@@ -16,10 +16,10 @@ from typing import Any, Final
 
 import msgspec
 
-from events.codec import decode_event
-from events.game import RulesetChanged, TableClosed, TableOpened, TableReopened
-from events.store import AnyConnection, RecordedEvent
-from events.streams import TABLE_PREFIX
+from russian_poker.events.codec import decode_event
+from russian_poker.events.game import RulesetChanged, TableClosed, TableOpened, TableReopened
+from russian_poker.events.store import AnyConnection, RecordedEvent
+from russian_poker.events.streams import TABLE_PREFIX
 
 __all__ = ["KINDS", "AvailabilityProjection"]
 

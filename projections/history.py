@@ -11,13 +11,13 @@ from typing import Annotated, Any
 
 import msgspec
 
-from events.game import RoundSettled
-from events.ruleset import Ruleset
-from events.store import SideWrites
-from projections.fields import Ante, BonusStake, BoxNumber, Owner
-from projections.results import BoxResult, box_result
-from service.rules.hands import evaluate
-from service.rules.state import Box, Round, Table
+from russian_poker.events.game import RoundSettled
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.events.store import SideWrites
+from russian_poker.projections.fields import Ante, BonusStake, BoxNumber, Owner
+from russian_poker.projections.results import BoxResult, box_result
+from russian_poker.service.rules.hands import evaluate
+from russian_poker.service.rules.state import Box, Round, Table
 
 __all__ = ["BoxRecord", "record_settled", "settled_round"]
 

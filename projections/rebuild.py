@@ -16,19 +16,24 @@ from typing import Any, Final, Protocol
 import asyncpg
 import msgspec
 
-from events.codec import decode_event
-from events.records import Position
-from events.store import AnyConnection, RecordedEvent, read_all, recorded_from_row
-from events.streams import TABLE_PREFIX, WALLET_PREFIX
-from events.wallet import WalletOpened
-from projections.audit import AuditProjection
-from projections.availability import AvailabilityProjection
-from projections.compare import differences, render
-from projections.runner import DEFAULT_BATCH_SIZE, Projection, apply_batch, load_checkpoint
-from projections.tables import catch_up, decode_state, encode_state
-from projections.wallets import money_moved
-from service.rules.evolve import fold
-from service.rules.state import Table
+from russian_poker.events.codec import decode_event
+from russian_poker.events.records import Position
+from russian_poker.events.store import AnyConnection, RecordedEvent, read_all, recorded_from_row
+from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX
+from russian_poker.events.wallet import WalletOpened
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.availability import AvailabilityProjection
+from russian_poker.projections.compare import differences, render
+from russian_poker.projections.runner import (
+    DEFAULT_BATCH_SIZE,
+    Projection,
+    apply_batch,
+    load_checkpoint,
+)
+from russian_poker.projections.tables import catch_up, decode_state, encode_state
+from russian_poker.projections.wallets import money_moved
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.state import Table
 
 __all__ = ["NAMES", "RebuildReport", "Rebuildable", "rebuild", "rebuild_catch_up"]
 

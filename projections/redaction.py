@@ -14,7 +14,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Final
 
-from events.streams import MONEY_PREFIXES, TABLE_PREFIX
+from russian_poker.events.streams import MONEY_PREFIXES, TABLE_PREFIX
 
 __all__ = [
     "DEALER_UP_CARD",

@@ -11,10 +11,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from events.game import Outcome, PaidCombination
-from events.ruleset import CategoryLabel, Ruleset
-from service.rules.hands import evaluate
-from service.rules.state import Box
+from russian_poker.events.game import Outcome, PaidCombination
+from russian_poker.events.ruleset import CategoryLabel, Ruleset
+from russian_poker.service.rules.hands import evaluate
+from russian_poker.service.rules.state import Box
 
 __all__ = ["BonusResult", "BoxResult", "InsuranceResult", "box_result"]
 

@@ -17,12 +17,12 @@ from typing import Any, Final, NamedTuple
 
 import msgspec
 
-from events.codec import decode_event
-from events.store import SideWrites, read_stream
-from events.streams import table_stream
-from projections import wallets
-from service.rules.evolve import fold
-from service.rules.state import Table
+from russian_poker.events.codec import decode_event
+from russian_poker.events.store import SideWrites, read_stream
+from russian_poker.events.streams import table_stream
+from russian_poker.projections import wallets
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.state import Table
 
 __all__ = [
     "KEPT_CHECKPOINTS",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import msgspec
 
-from events.store import SideWrites
-from service.rules.state import Table
-from service.rules.timers import pending_timers
+from russian_poker.events.store import SideWrites
+from russian_poker.service.rules.state import Table
+from russian_poker.service.rules.timers import pending_timers
 
 __all__ = ["sync"]
 

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from events.commands import (
+from russian_poker.events.commands import (
     Actor,
     BettingTimeUp,
     BuyCard,
@@ -26,14 +26,14 @@ from events.commands import (
     Insure,
     Play,
 )
-from events.ruleset import CategoryLabel, Ruleset
-from projections.fields import Ante, BonusStake, BoxNumber, Commitment, Owner
-from projections.results import BoxResult, box_result
-from service.rules.decide import can
-from service.rules.hands import evaluate
-from service.rules.payouts import insurance_range
-from service.rules.state import Box, Round, Table
-from service.rules.timers import pending_timers
+from russian_poker.events.ruleset import CategoryLabel, Ruleset
+from russian_poker.projections.fields import Ante, BonusStake, BoxNumber, Commitment, Owner
+from russian_poker.projections.results import BoxResult, box_result
+from russian_poker.service.rules.decide import can
+from russian_poker.service.rules.hands import evaluate
+from russian_poker.service.rules.payouts import insurance_range
+from russian_poker.service.rules.state import Box, Round, Table
+from russian_poker.service.rules.timers import pending_timers
 
 __all__ = [
     "BoxView",

@@ -12,17 +12,17 @@ from typing import Any, Final, NamedTuple
 
 import msgspec
 
-from events.codec import decode_event
-from events.store import SideWrites, StreamAppend
-from events.streams import WALLET_PREFIX
-from events.wallet import (
+from russian_poker.events.codec import decode_event
+from russian_poker.events.store import SideWrites, StreamAppend
+from russian_poker.events.streams import WALLET_PREFIX
+from russian_poker.events.wallet import (
     FundsDeposited,
     FundsWithdrawn,
     WalletCredited,
     WalletDebited,
     WalletOpened,
 )
-from service.rules.wallets import Wallet
+from russian_poker.service.rules.wallets import Wallet
 
 __all__ = ["LOAD_AS_JSON", "HeldWallet", "Moved", "apply", "from_json", "load", "money_moved"]
 

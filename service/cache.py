@@ -18,11 +18,11 @@ from typing import Final
 import msgspec
 from cachetools import LRUCache
 
-from events.codec import Event
-from events.records import RecordedEvent
-from events.streams import WALLET_PREFIX
-from projections.wallets import HeldWallet, money_moved
-from service.rules.state import Table
+from russian_poker.events.codec import Event
+from russian_poker.events.records import RecordedEvent
+from russian_poker.events.streams import WALLET_PREFIX
+from russian_poker.projections.wallets import HeldWallet, money_moved
+from russian_poker.service.rules.state import Table
 
 __all__ = ["CommittedCache"]
 

@@ -16,11 +16,16 @@ import asyncpg
 import msgspec
 import structlog
 
-from events.commands import SYSTEM, BettingTimeUp, CompleteAbandonedRound, DecisionTimeUp
-from events.pool import DATABASE_GONE
-from service.background import BackgroundLoop
-from service.handling import CommandHandler, Conflict
-from service.rules.errors import RuleViolation
+from russian_poker.events.commands import (
+    SYSTEM,
+    BettingTimeUp,
+    CompleteAbandonedRound,
+    DecisionTimeUp,
+)
+from russian_poker.events.pool import DATABASE_GONE
+from russian_poker.service.background import BackgroundLoop
+from russian_poker.service.handling import CommandHandler, Conflict
+from russian_poker.service.rules.errors import RuleViolation
 
 __all__ = ["Clock"]
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import asyncpg
 
-from events.migrate import migrate
-from events.pool import connect
+from russian_poker.events.migrate import migrate
+from russian_poker.events.pool import connect
 
 __all__ = ["data_dir", "database_url", "embedded_pgdata", "migrated", "wait_for_database"]
 
@@ -43,7 +43,7 @@ def database_url() -> str:
     url = os.environ.get("DATABASE_URL")
     if url:
         return url
-    from service.embedded import start_embedded  # lazy: pgserver only if embedded
+    from russian_poker.service.embedded import start_embedded  # lazy: pgserver only if embedded
 
     return start_embedded(embedded_pgdata())
 

@@ -21,11 +21,11 @@ import asyncpg
 import msgspec
 import structlog
 
-from events.codec import Event, encode_event
-from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown
-from events.game import RoundSettled
-from events.notifier import Notifier
-from events.store import (
+from russian_poker.events.codec import Event, encode_event
+from russian_poker.events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown
+from russian_poker.events.game import RoundSettled
+from russian_poker.events.notifier import Notifier
+from russian_poker.events.store import (
     DuplicateCommand,
     NewEvent,
     SideWrites,
@@ -34,22 +34,22 @@ from events.store import (
     append,
     lookup_command,
 )
-from events.streams import seamless_stream, table_stream, wallet_stream
-from events.wallet import WalletCredited, WalletDebited, WalletEvent
-from projections import history, tables, timers, wallets
-from projections.abandoned import record_abandoned
-from service.availability.notices import queue_notices
-from service.cache import CommittedCache
-from service.observability import TABLE_LOADS, observe_command
-from service.rules.decide import decide
-from service.rules.deck import new_seed
-from service.rules.errors import RuleViolation
-from service.rules.evolve import fold
-from service.rules.funds import check_funds, check_seating, wallets_touched
-from service.rules.state import Table
-from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet, withdraw
-from service.tenancy import DEFAULT_OPERATOR, operator_of
-from service.wallet.bets import (
+from russian_poker.events.streams import seamless_stream, table_stream, wallet_stream
+from russian_poker.events.wallet import WalletCredited, WalletDebited, WalletEvent
+from russian_poker.projections import history, tables, timers, wallets
+from russian_poker.projections.abandoned import record_abandoned
+from russian_poker.service.availability.notices import queue_notices
+from russian_poker.service.cache import CommittedCache
+from russian_poker.service.observability import TABLE_LOADS, observe_command
+from russian_poker.service.rules.decide import decide
+from russian_poker.service.rules.deck import new_seed
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.funds import check_funds, check_seating, wallets_touched
+from russian_poker.service.rules.state import Table
+from russian_poker.service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet, withdraw
+from russian_poker.service.tenancy import DEFAULT_OPERATOR, operator_of
+from russian_poker.service.wallet.bets import (
     DeliverOwed,
     PlacedBets,
     WalletRefused,
@@ -59,10 +59,10 @@ from service.wallet.bets import (
     release,
     undo,
 )
-from service.wallet.credits import Credit, queue_credits
+from russian_poker.service.wallet.credits import Credit, queue_credits
 
 if TYPE_CHECKING:
-    from service.operators import OperatorRegistry
+    from russian_poker.service.operators import OperatorRegistry
 
 __all__ = [
     "CommandHandler",

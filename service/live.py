@@ -28,13 +28,13 @@ from typing import Any, Final
 import asyncpg
 import structlog
 
-from events.codec import decode_event
-from events.pool import DATABASE_GONE
-from events.store import NOTIFY_CHANNEL, RecordedEvent, read_stream
-from events.streams import TABLE_PREFIX, table_stream
-from projections import tables
-from service.rules.evolve import fold
-from service.rules.state import Table
+from russian_poker.events.codec import decode_event
+from russian_poker.events.pool import DATABASE_GONE
+from russian_poker.events.store import NOTIFY_CHANNEL, RecordedEvent, read_stream
+from russian_poker.events.streams import TABLE_PREFIX, table_stream
+from russian_poker.projections import tables
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.state import Table
 
 __all__ = ["LiveHub", "Timers", "Update", "table_timers"]
 

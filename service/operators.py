@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from service.tenancy import DEFAULT_OPERATOR, OPERATOR_ID
-from service.wallet.port import WalletPort
-from service.wallet.seamless import SeamlessWallet
+from russian_poker.service.tenancy import DEFAULT_OPERATOR, OPERATOR_ID
+from russian_poker.service.wallet.port import WalletPort
+from russian_poker.service.wallet.seamless import SeamlessWallet
 
 __all__ = [
     "FRESH_S",

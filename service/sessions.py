@@ -13,8 +13,8 @@ from typing import Annotated, Any, Final, Protocol
 
 import msgspec
 
-from service.rules.errors import RuleViolation
-from service.rules.tenancy import operator_of
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.tenancy import operator_of
 
 __all__ = [
     "Session",

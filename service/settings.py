@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from service.database import data_dir
+from russian_poker.service.database import data_dir
 
 __all__ = ["ConfigurationError", "Settings", "load_settings"]
 

@@ -20,7 +20,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from service.rules.tenancy import DEFAULT_OPERATOR, PlayerRef, game_player_id, operator_of
+from russian_poker.service.rules.tenancy import (
+    DEFAULT_OPERATOR,
+    PlayerRef,
+    game_player_id,
+    operator_of,
+)
 
 __all__ = [
     "DEFAULT_OPERATOR",

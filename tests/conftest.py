@@ -24,8 +24,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from events.migrate import migrate
-from events.pool import create_pool
+from russian_poker.events.migrate import migrate
+from russian_poker.events.pool import create_pool
 
 LOCAL_SERVER_URL: Final = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -124,7 +124,7 @@ async def server_url(_embedded_server_root: Path) -> AsyncIterator[str]:
         # Imported only when needed, and through the service's importer: it silences
         # platformdirs' "XDG_RUNTIME_DIR is not set" warning and pgserver's INFO lines
         # (written at exit to pytest's closed capture stream: "--- Logging error ---").
-        from service.embedded import pgserver_module
+        from russian_poker.service.embedded import pgserver_module
 
         server = pgserver_module().get_server(_embedded_server_root / "pgdata", cleanup_mode="stop")
         yield str(server.get_uri())

@@ -43,8 +43,8 @@ from typing import Any, Final
 import asyncpg
 import httpx
 
-from events.migrate import migrate
-from service.app.auth import mint_token
+from russian_poker.events.migrate import migrate
+from russian_poker.service.app.auth import mint_token
 from tests.conftest import with_database
 
 __all__ = [
@@ -337,7 +337,7 @@ class PrivatePostgres:
     def setup(self) -> None:
         """initdb and a first start (pgserver), then a restart on the TCP port."""
         # Through the service's importer: it silences platformdirs' XDG_RUNTIME_DIR warning.
-        from service.embedded import pgserver_module
+        from russian_poker.service.embedded import pgserver_module
 
         pgserver = pgserver_module()
         from pgserver._commands import POSTGRES_BIN_PATH
@@ -456,7 +456,7 @@ async def leaders(
     url: str, services: Sequence[ServiceProcess], projection: str = "audit"
 ) -> list[ServiceProcess | None]:
     """Who holds the projection's leadership lock (``None``: a session of no service)."""
-    from projections.runner import advisory_key
+    from russian_poker.projections.runner import advisory_key
 
     holders = await lock_holders(url, advisory_key(projection))
     return [owner_of(port, services) for _, port in holders]

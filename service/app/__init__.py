@@ -16,58 +16,58 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.plugins.prometheus import PrometheusController
 
-from events.pool import create_pool
-from projections.audit import AuditProjection
-from projections.availability import AvailabilityProjection
-from projections.runner import ProjectionRunner
-from service.app.auth import TokenVerifier, keyring, rate_limit_key
-from service.app.bodies import check_body
-from service.app.controllers.audit import AuditController
-from service.app.controllers.audit_reports import AuditReportsController
-from service.app.controllers.availability import AvailabilityController
-from service.app.controllers.chain import ChainController
-from service.app.controllers.credentials import CredentialController
-from service.app.controllers.fairness import FairnessController
-from service.app.controllers.health import HealthController
-from service.app.controllers.history import HistoryController
-from service.app.controllers.me import MeController
-from service.app.controllers.operator_reports import OperatorReportsController
-from service.app.controllers.operators import OperatorController
-from service.app.controllers.problems import ProblemsController
-from service.app.controllers.sessions import SessionController
-from service.app.controllers.tables import TableController
-from service.app.controllers.wallets import WalletController
-from service.app.dependencies import (
+from russian_poker.events.pool import create_pool
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.availability import AvailabilityProjection
+from russian_poker.projections.runner import ProjectionRunner
+from russian_poker.service.app.auth import TokenVerifier, keyring, rate_limit_key
+from russian_poker.service.app.bodies import check_body
+from russian_poker.service.app.controllers.audit import AuditController
+from russian_poker.service.app.controllers.audit_reports import AuditReportsController
+from russian_poker.service.app.controllers.availability import AvailabilityController
+from russian_poker.service.app.controllers.chain import ChainController
+from russian_poker.service.app.controllers.credentials import CredentialController
+from russian_poker.service.app.controllers.fairness import FairnessController
+from russian_poker.service.app.controllers.health import HealthController
+from russian_poker.service.app.controllers.history import HistoryController
+from russian_poker.service.app.controllers.me import MeController
+from russian_poker.service.app.controllers.operator_reports import OperatorReportsController
+from russian_poker.service.app.controllers.operators import OperatorController
+from russian_poker.service.app.controllers.problems import ProblemsController
+from russian_poker.service.app.controllers.sessions import SessionController
+from russian_poker.service.app.controllers.tables import TableController
+from russian_poker.service.app.controllers.wallets import WalletController
+from russian_poker.service.app.dependencies import (
     provide_commands,
     provide_hub,
     provide_pool,
     provide_principal,
     provide_wallets,
 )
-from service.app.docs_assets import docs_router, swagger_assets_router, swagger_plugin
-from service.app.middleware import request_middleware, security_headers
-from service.app.policy import TableOwners, access, check_policies, enforce
-from service.app.problems import problem_details_plugin
-from service.app.schema_plugin import DescribedStructSchemaPlugin
-from service.availability.notifier import TableNotifier
-from service.cache import CommittedCache
-from service.chain.background import Checkpointer
-from service.chain.keys import signing_key
-from service.client import client_router
-from service.clock import Clock
-from service.credentials import Credentials
-from service.database import database_url, migrated, wait_for_database
-from service.handling import CommandHandler, WalletHandler
-from service.live import LiveHub
-from service.observability import (
+from russian_poker.service.app.docs_assets import docs_router, swagger_assets_router, swagger_plugin
+from russian_poker.service.app.middleware import request_middleware, security_headers
+from russian_poker.service.app.policy import TableOwners, access, check_policies, enforce
+from russian_poker.service.app.problems import problem_details_plugin
+from russian_poker.service.app.schema_plugin import DescribedStructSchemaPlugin
+from russian_poker.service.availability.notifier import TableNotifier
+from russian_poker.service.cache import CommittedCache
+from russian_poker.service.chain.background import Checkpointer
+from russian_poker.service.chain.keys import signing_key
+from russian_poker.service.client import client_router
+from russian_poker.service.clock import Clock
+from russian_poker.service.credentials import Credentials
+from russian_poker.service.database import database_url, migrated, wait_for_database
+from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.live import LiveHub
+from russian_poker.service.observability import (
     SSE_CONNECTIONS,
     configure_logging,
     watch_projection_lag,
 )
-from service.operators import OperatorRegistry
-from service.reports.monitor import reports_lifespan
-from service.settings import ConfigurationError, Settings, load_settings
-from service.wallet.outbox import Outbox
+from russian_poker.service.operators import OperatorRegistry
+from russian_poker.service.reports.monitor import reports_lifespan
+from russian_poker.service.settings import ConfigurationError, Settings, load_settings
+from russian_poker.service.wallet.outbox import Outbox
 
 __all__ = ["create_app"]
 

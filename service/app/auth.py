@@ -26,8 +26,8 @@ import msgspec
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException
 
-from service.credentials import KEY_PREFIX, Credentials
-from service.tenancy import DEFAULT_OPERATOR, operator_of, valid_player_id
+from russian_poker.service.credentials import KEY_PREFIX, Credentials
+from russian_poker.service.tenancy import DEFAULT_OPERATOR, operator_of, valid_player_id
 
 __all__ = [
     "AUDIENCE",

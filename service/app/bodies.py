@@ -21,7 +21,7 @@ from litestar import Request
 from litestar.exceptions import ValidationException
 from litestar.handlers import HTTPRouteHandler
 
-from service.app.problems import problem
+from russian_poker.service.app.problems import problem
 
 __all__ = ["STRICT_BODY", "check_body", "expected_body"]
 

@@ -16,8 +16,8 @@ from typing import Final
 
 import msgspec
 
-from service.app.problems import STATUS_OF_KIND, problem_type
-from service.rules.errors import REFUSALS, RefusalKind
+from russian_poker.service.app.problems import STATUS_OF_KIND, problem_type
+from russian_poker.service.rules.errors import REFUSALS, RefusalKind
 
 __all__ = ["CATALOGUE", "IDEMPOTENCY", "Entry", "by_status"]
 

@@ -21,9 +21,9 @@ from typing import Any, Final, NamedTuple, get_args
 
 from litestar import Request
 
-from events.commands import PlayerCommand
-from service.app.auth import Principal, principal_in
-from service.app.bodies import STRICT_BODY
+from russian_poker.events.commands import PlayerCommand
+from russian_poker.service.app.auth import Principal, principal_in
+from russian_poker.service.app.bodies import STRICT_BODY
 
 __all__ = ["KEY_MAX_LENGTH", "WellFormed", "well_formed"]
 

@@ -9,9 +9,9 @@ from litestar import Request
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 
-from service.app.auth import Principal, principal_in
-from service.handling import CommandHandler, WalletHandler
-from service.live import LiveHub
+from russian_poker.service.app.auth import Principal, principal_in
+from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.live import LiveHub
 
 __all__ = [
     "Caller",

@@ -21,8 +21,8 @@ from litestar.datastructures import CacheControlHeader
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.router import Router
 
-from service.app.policy import access
-from service.app.static import static_router
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.static import static_router
 
 __all__ = ["ASSETS_PATH", "docs_router", "swagger_assets_router", "swagger_plugin"]
 

@@ -18,16 +18,16 @@ from litestar.plugins.problem_details import (
     ProblemDetailsPlugin,
 )
 
-from service.handling import (
+from russian_poker.service.handling import (
     Conflict,
     IdempotencyKeyReused,
     ReplayedRefusal,
     TransferMismatch,
     VersionMismatch,
 )
-from service.rules.errors import RuleViolation
-from service.rules.presets import RulesetError
-from service.wallet.bets import WalletRefused, WalletUnavailable
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.presets import RulesetError
+from russian_poker.service.wallet.bets import WalletRefused, WalletUnavailable
 
 __all__ = ["REPLAYED", "STATUS_OF_KIND", "problem", "problem_details_plugin", "problem_type"]
 
@@ -44,7 +44,7 @@ def problem_type(code: str) -> str:
 @cache
 def _title(code: str) -> str:
     """The title the type's page gives (RFC 9457: one title per type), else the code."""
-    from service.app.catalogue import CATALOGUE  # it builds on this module
+    from russian_poker.service.app.catalogue import CATALOGUE  # it builds on this module
 
     entry = CATALOGUE.get(code)
     return entry.title if entry else code.replace("_", " ")

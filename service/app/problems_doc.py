@@ -1,7 +1,7 @@
 """``docs/problems.md``, rendered from the problem catalogue so the two cannot disagree.
 
-Run ``./dev python -m service.app.problems_doc`` after changing the catalogue; a test fails
-while the committed page is stale. Kept apart from the catalogue, which the app imports, so
+Run ``./dev python -m russian_poker.service.app.problems_doc`` after changing the catalogue; a test
+fails while the committed page is stale. Kept apart from the catalogue, which the app imports, so
 that running this module does not import it twice.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from service.app.catalogue import CATALOGUE, IDEMPOTENCY, by_status
+from russian_poker.service.app.catalogue import CATALOGUE, IDEMPOTENCY, by_status
 
 __all__ = ["MARKDOWN_PATH", "render_markdown"]
 
@@ -23,7 +23,7 @@ def render_markdown() -> str:
         "# Problem types",
         "",
         "<!-- Generated from service/app/catalogue.py:"
-        " run `./dev python -m service.app.problems_doc`. -->",
+        " run `./dev python -m russian_poker.service.app.problems_doc`. -->",
         "",
         "Every refusal is an RFC 9457 `application/problem+json` body whose `type` is"
         " `/problems/<code>` and whose `code` is the same code. The service explains each"

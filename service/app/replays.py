@@ -13,8 +13,8 @@ from typing import Final, TypeVar
 from litestar import Response
 from litestar.datastructures import ResponseHeader
 
-from service.app.encoded import EncodedAnswer
-from service.app.problems import REPLAYED
+from russian_poker.service.app.encoded import EncodedAnswer
+from russian_poker.service.app.problems import REPLAYED
 
 __all__ = ["REPLAYED_HEADER", "answer", "encoded_answer"]
 

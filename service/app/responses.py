@@ -8,7 +8,7 @@ import msgspec
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 
-from service.app.catalogue import CATALOGUE
+from russian_poker.service.app.catalogue import CATALOGUE
 
 __all__ = ["Problem", "problems"]
 

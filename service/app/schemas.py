@@ -6,9 +6,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from events.commands import Reason
-from events.ruleset import CategoryLabel
-from projections.views import TableView
+from russian_poker.events.commands import Reason
+from russian_poker.events.ruleset import CategoryLabel
+from russian_poker.projections.views import TableView
 
 __all__ = [
     "CommandResponse",

@@ -19,7 +19,7 @@ from litestar.router import Router
 from litestar.static_files import create_static_files_router
 from litestar.types import AfterRequestHookHandler
 
-from service.app.policy import access
+from russian_poker.service.app.policy import access
 
 __all__ = ["static_router"]
 

@@ -22,8 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from events.store import AnyConnection
-from events.streams import MONEY_PREFIXES, WALLET_PREFIX, seamless_stream, wallet_stream
+from russian_poker.events.store import AnyConnection
+from russian_poker.events.streams import (
+    MONEY_PREFIXES,
+    WALLET_PREFIX,
+    seamless_stream,
+    wallet_stream,
+)
 
 __all__ = ["WalletKinds", "internal_wallets", "money_stream", "wallet_of_stream"]
 

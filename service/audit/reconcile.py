@@ -34,8 +34,8 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
-from events.codec import decode_event
-from events.game import (
+from russian_poker.events.codec import decode_event
+from russian_poker.events.game import (
     AntePlaced,
     BetsCancelled,
     BonusSettled,
@@ -47,10 +47,10 @@ from events.game import (
     DealerRevealed,
     SixthCardBought,
 )
-from events.store import AnyConnection
-from events.streams import TABLE_PREFIX, WALLET_PREFIX
-from events.wallet import WalletCredited, WalletDebited
-from service.audit.money_streams import internal_wallets, money_stream
+from russian_poker.events.store import AnyConnection
+from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX
+from russian_poker.events.wallet import WalletCredited, WalletDebited
+from russian_poker.service.audit.money_streams import internal_wallets, money_stream
 
 __all__ = ["Mismatch", "ReconcileReport", "reconcile"]
 

@@ -25,23 +25,23 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
-from events.codec import Event, decode_event
-from events.commands import SYSTEM, Actor, Command, OpenRound
-from events.game import RoundOpened, RoundSettled
-from events.store import AnyConnection, RecordedEvent, read_stream, recorded_from_row
-from events.streams import (
+from russian_poker.events.codec import Event, decode_event
+from russian_poker.events.commands import SYSTEM, Actor, Command, OpenRound
+from russian_poker.events.game import RoundOpened, RoundSettled
+from russian_poker.events.store import AnyConnection, RecordedEvent, read_stream, recorded_from_row
+from russian_poker.events.streams import (
     SEAMLESS_PREFIX,
     TABLE_PREFIX,
     WALLET_PREFIX,
     table_stream,
 )
-from events.wallet import WalletEvent
-from projections.compare import differences, render
-from service.audit.money_streams import WalletKinds, money_stream, wallet_of_stream
-from service.rules.decide import decide
-from service.rules.errors import RuleViolation
-from service.rules.evolve import fold
-from service.rules.state import Table
+from russian_poker.events.wallet import WalletEvent
+from russian_poker.projections.compare import differences, render
+from russian_poker.service.audit.money_streams import WalletKinds, money_stream, wallet_of_stream
+from russian_poker.service.rules.decide import decide
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.state import Table
 
 __all__ = [
     "Difference",

@@ -17,11 +17,11 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
-from events.codec import Event
-from events.commands import Actor, Command
-from events.game import TableClosed, TableReopened
-from events.store import SideWrites
-from service.rules.state import Table
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import Actor, Command
+from russian_poker.events.game import TableClosed, TableReopened
+from russian_poker.events.store import SideWrites
+from russian_poker.service.rules.state import Table
 
 __all__ = ["NOTICE_PATH", "NoticeActor", "TableStatusNotice", "actor_role", "queue_notices"]
 

@@ -23,10 +23,10 @@ import httpx
 import msgspec
 import structlog
 
-from service.availability.notices import NOTICE_PATH, NoticeActor, TableStatusNotice
-from service.background import BackgroundLoop
-from service.operators import OperatorRegistry
-from service.wallet.signing import HEADER, sign
+from russian_poker.service.availability.notices import NOTICE_PATH, NoticeActor, TableStatusNotice
+from russian_poker.service.background import BackgroundLoop
+from russian_poker.service.operators import OperatorRegistry
+from russian_poker.service.wallet.signing import HEADER, sign
 
 __all__ = ["NOTICE_LOCK", "TableNotifier"]
 

@@ -13,9 +13,9 @@ import asyncpg
 import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.pool import DATABASE_GONE
-from service.background import BackgroundLoop
-from service.chain.checkpoints import Checkpoint, make_checkpoint
+from russian_poker.events.pool import DATABASE_GONE
+from russian_poker.service.background import BackgroundLoop
+from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
 
 __all__ = ["Checkpointer"]
 

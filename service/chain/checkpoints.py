@@ -18,10 +18,10 @@ from typing import Final
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.store import AnyConnection
-from service.chain.hashing import GENESIS, micros
-from service.chain.keys import key_id
-from service.chain.merkle import leaf_bytes, merkle_root
+from russian_poker.events.store import AnyConnection
+from russian_poker.service.chain.hashing import GENESIS, micros
+from russian_poker.service.chain.keys import key_id
+from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
 
 __all__ = [
     "CHECKPOINT_LOCK",

@@ -14,7 +14,7 @@ from typing import Literal
 
 import msgspec
 
-from service.chain.hashing import GENESIS
+from russian_poker.service.chain.hashing import GENESIS
 
 __all__ = ["Finding", "Kind", "StoredRow", "classify"]
 

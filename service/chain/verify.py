@@ -15,12 +15,12 @@ from typing import Any, Final
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from events.store import AnyConnection
-from service.chain.checkpoints import checkpoint_digest
-from service.chain.findings import Finding, StoredRow, classify
-from service.chain.hashing import GENESIS, event_hash
-from service.chain.keys import key_id, verify_signature
-from service.chain.merkle import leaf_bytes, merkle_root
+from russian_poker.events.store import AnyConnection
+from russian_poker.service.chain.checkpoints import checkpoint_digest
+from russian_poker.service.chain.findings import Finding, StoredRow, classify
+from russian_poker.service.chain.hashing import GENESIS, event_hash
+from russian_poker.service.chain.keys import key_id, verify_signature
+from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
 
 __all__ = ["ChainReport", "verify_chain"]
 

@@ -18,12 +18,22 @@ from typing import Final
 import asyncpg
 import click
 
-from projections.rebuild import NAMES, RebuildReport, rebuild
-from service.audit.reconcile import ReconcileReport, reconcile
-from service.audit.replay import ReplayReport, rounds_in_play, select_rounds, verify_rounds
-from service.cli.audit_group import iso_time, on_the_store
-from service.tenancy import DEFAULT_OPERATOR
-from service.wallet.reconcile import ExportError, OurTransaction, compare, parse_export
+from russian_poker.projections.rebuild import NAMES, RebuildReport, rebuild
+from russian_poker.service.audit.reconcile import ReconcileReport, reconcile
+from russian_poker.service.audit.replay import (
+    ReplayReport,
+    rounds_in_play,
+    select_rounds,
+    verify_rounds,
+)
+from russian_poker.service.cli.audit_group import iso_time, on_the_store
+from russian_poker.service.tenancy import DEFAULT_OPERATOR
+from russian_poker.service.wallet.reconcile import (
+    ExportError,
+    OurTransaction,
+    compare,
+    parse_export,
+)
 
 __all__ = ["projections_group", "reconcile_command", "register", "replay_command"]
 

@@ -15,8 +15,8 @@ from typing import TypeVar
 import asyncpg
 import click
 
-from events.pool import connect
-from service.database import database_url, migrated
+from russian_poker.events.pool import connect
+from russian_poker.service.database import database_url, migrated
 
 __all__ = ["audit", "iso_time", "on_the_store"]
 

@@ -17,11 +17,11 @@ import click
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from service.chain.checkpoints import Checkpoint, make_checkpoint
-from service.chain.keys import CheckpointKeyError, load_public_key, signing_key
-from service.chain.verify import ChainReport, verify_chain
-from service.cli.audit_group import audit, iso_time, on_the_store
-from service.settings import ConfigurationError, load_settings
+from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
+from russian_poker.service.chain.keys import CheckpointKeyError, load_public_key, signing_key
+from russian_poker.service.chain.verify import ChainReport, verify_chain
+from russian_poker.service.cli.audit_group import audit, iso_time, on_the_store
+from russian_poker.service.settings import ConfigurationError, load_settings
 
 __all__ = ["checkpoint_command", "verify_chain_command"]
 

@@ -12,7 +12,7 @@ import os
 
 import click
 
-from service.database import embedded_pgdata
+from russian_poker.service.database import embedded_pgdata
 
 __all__ = ["db_group"]
 
@@ -25,7 +25,7 @@ def db_group() -> None:
 @db_group.command("status")
 def status_command() -> None:
     """Whether the embedded server runs, its data directory, URL and the pids using it."""
-    from service.embedded import embedded_status
+    from russian_poker.service.embedded import embedded_status
 
     status = embedded_status(embedded_pgdata())
     if os.environ.get("DATABASE_URL"):
@@ -42,7 +42,7 @@ def status_command() -> None:
 @db_group.command("stop")
 def stop_command() -> None:
     """Stop the embedded server now (its sessions are ended; its data is kept)."""
-    from service.embedded import embedded_status, stop_embedded
+    from russian_poker.service.embedded import embedded_status, stop_embedded
 
     pgdata = embedded_pgdata()
     users = embedded_status(pgdata).users

@@ -8,11 +8,11 @@ from typing import Any
 import click
 import msgspec
 
-from service.rules.cards import CardError, parse_cards
-from service.rules.combinations import bet_multiplier
-from service.rules.hands import evaluate as evaluate_hand
-from service.rules.payouts import bet_paytable, paid_for
-from service.rules.presets import PRESETS, RulesetError, make_ruleset
+from russian_poker.service.rules.cards import CardError, parse_cards
+from russian_poker.service.rules.combinations import bet_multiplier
+from russian_poker.service.rules.hands import evaluate as evaluate_hand
+from russian_poker.service.rules.payouts import bet_paytable, paid_for
+from russian_poker.service.rules.presets import PRESETS, RulesetError, make_ruleset
 
 __all__ = ["describe", "evaluate"]
 

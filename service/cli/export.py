@@ -14,11 +14,11 @@ from typing import Any
 
 import click
 
-from events.pool import connect
-from service.cli.audit_group import audit, iso_time
-from service.database import database_url, migrated
-from service.reports.export import ExportIncomplete, Format, export_rounds
-from service.software import installed
+from russian_poker.events.pool import connect
+from russian_poker.service.cli.audit_group import audit, iso_time
+from russian_poker.service.database import database_url, migrated
+from russian_poker.service.reports.export import ExportIncomplete, Format, export_rounds
+from russian_poker.service.software import installed
 
 __all__ = ["export_command"]
 

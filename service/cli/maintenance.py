@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 import msgspec
 
-from service.database import database_url, migrated
+from russian_poker.service.database import database_url, migrated
 
 __all__ = ["migrate_command", "openapi_command", "openapi_document", "wallet_openapi_document"]
 
@@ -24,8 +24,8 @@ def migrate_command() -> None:
 
 def openapi_document() -> bytes:
     """The OpenAPI document exactly as the app serves it at ``/schema/openapi.json``."""
-    from service.app import create_app
-    from service.settings import Settings
+    from russian_poker.service.app import create_app
+    from russian_poker.service.settings import Settings
 
     app = create_app(Settings(jwt_secret="openapi-export-only"))
     document = app.openapi_schema.to_schema()
@@ -34,7 +34,7 @@ def openapi_document() -> bytes:
 
 def wallet_openapi_document() -> bytes:
     """The operator-side wallet API (WALLET-PROTOCOL §3), from the reference wallet's app."""
-    from service.reference_wallet.openapi import wallet_openapi
+    from russian_poker.service.reference_wallet.openapi import wallet_openapi
 
     return msgspec.json.format(msgspec.json.encode(wallet_openapi()), indent=2) + b"\n"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from service.reference_wallet.faults import BROKEN_MODES
+from russian_poker.service.reference_wallet.faults import BROKEN_MODES
 
 __all__ = ["reference_wallet"]
 
@@ -52,7 +52,7 @@ def reference_wallet(
     """
     import uvicorn
 
-    from service.reference_wallet import create_app
+    from russian_poker.service.reference_wallet import create_app
 
     app = create_app(database_url, secret, broken=broken, operator_id=operator_id)
     if broken:

@@ -44,8 +44,8 @@ def rng_report(
     """Shuffle N decks with the production shuffle and test them at 99 % confidence.
 
     Exits 1 when the verdict is FAIL."""
-    from service.rng.certify import certify
-    from service.rng.run import stderr_progress
+    from russian_poker.service.rng.certify import certify
+    from russian_poker.service.rng.run import stderr_progress
 
     verdict, _, _ = certify(
         shuffles,

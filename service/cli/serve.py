@@ -10,9 +10,9 @@ from typing import Any
 import click
 import uvicorn
 
-from service.app.auth import mint_token
-from service.settings import ConfigurationError, Settings, load_settings
-from service.tenancy import (
+from russian_poker.service.app.auth import mint_token
+from russian_poker.service.settings import ConfigurationError, Settings, load_settings
+from russian_poker.service.tenancy import (
     DEFAULT_OPERATOR,
     OPERATOR_ID,
     PLAYER_ID_RULE,
@@ -37,7 +37,7 @@ def serve(host: str, port: int, workers: int) -> None:
         _start_embedded()
     if workers > 1:
         uvicorn.run(
-            "service.app:create_app",
+            "russian_poker.service.app:create_app",
             factory=True,
             host=host,
             port=port,
@@ -48,7 +48,7 @@ def serve(host: str, port: int, workers: int) -> None:
             **proxy_options(settings),
         )
         return
-    from service.app import create_app
+    from russian_poker.service.app import create_app
 
     app = create_app(settings)
     config = uvicorn.Config(
@@ -79,7 +79,7 @@ def _start_embedded() -> None:
     This process is the one pgserver records as using it, so the server stops when serve
     stops; workers only get ``DATABASE_URL`` and never start or stop it themselves.
     """
-    from service.database import database_url, embedded_pgdata
+    from russian_poker.service.database import database_url, embedded_pgdata
 
     pgdata = embedded_pgdata()
     click.echo(

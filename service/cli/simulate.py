@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from service.rules.presets import PRESETS, RulesetError, make_ruleset
+from russian_poker.service.rules.presets import PRESETS, RulesetError, make_ruleset
 
 __all__ = ["parse_overrides", "simulate"]
 
@@ -95,10 +95,10 @@ def simulate(
     """Play N rounds of one light box against the dealer by the production rules and
     report the house edge, element of risk, RTP, standard deviation and frequencies,
     with 95% confidence intervals. Progress goes to stderr."""
-    from service.simulation.report import format_report
-    from service.simulation.runner import Meter, Plan, default_workers, vectorised
-    from service.simulation.runner import simulate as run
-    from service.simulation.stats import summarise
+    from russian_poker.service.simulation.report import format_report
+    from russian_poker.service.simulation.runner import Meter, Plan, default_workers, vectorised
+    from russian_poker.service.simulation.runner import simulate as run
+    from russian_poker.service.simulation.stats import summarise
 
     count = _count(rounds)
     overrides = parse_overrides(settings)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import click
 import msgspec
 
-from service.cli.audit_group import audit
-from service.software import installed, listing
+from russian_poker.service.cli.audit_group import audit
+from russian_poker.service.software import installed, listing
 
 __all__ = ["software_command"]
 

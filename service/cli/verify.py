@@ -17,10 +17,10 @@ import asyncpg
 import click
 import msgspec
 
-from service.cli.audit_group import on_the_store
-from service.fairness.check import check_proof
-from service.fairness.proof import RoundProof, load_proof
-from service.fairness.vectors import check_vectors
+from russian_poker.service.cli.audit_group import on_the_store
+from russian_poker.service.fairness.check import check_proof
+from russian_poker.service.fairness.proof import RoundProof, load_proof
+from russian_poker.service.fairness.vectors import check_vectors
 
 __all__ = ["verify_command"]
 

@@ -16,9 +16,9 @@ import uuid
 
 import click
 
-from service.wallet.conformance import DEFAULT_AMOUNT, ScenarioResult, run_scenarios
-from service.wallet.raw import RawTransport
-from service.wallet.seamless import SeamlessWallet
+from russian_poker.service.wallet.conformance import DEFAULT_AMOUNT, ScenarioResult, run_scenarios
+from russian_poker.service.wallet.raw import RawTransport
+from russian_poker.service.wallet.seamless import SeamlessWallet
 
 __all__ = ["check", "wallet_check"]
 

@@ -5,6 +5,6 @@ the public API: REST for commands, the live stream for everything else. docs/cli
 the guide for integrators writing their own.
 """
 
-from service.client.routes import client_router
+from russian_poker.service.client.routes import client_router
 
 __all__ = ["client_router"]

@@ -15,8 +15,8 @@ from litestar import Response, get
 from litestar.datastructures import CacheControlHeader
 from litestar.router import Router
 
-from service.app.policy import access
-from service.app.static import static_router
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.static import static_router
 
 __all__ = ["CLIENT_PATH", "CONTENT_SECURITY_POLICY", "client_router"]
 

@@ -13,10 +13,10 @@ from typing import Final
 
 import msgspec
 
-from service.fairness.proof import PROOF_FORMAT, RoundProof
-from service.rules.cards import FULL_DECK
-from service.rules.deck import SEED_BYTES, Deck, shuffled, stacked
-from service.rules.entropy import client_seed_problem, deck_key
+from russian_poker.service.fairness.proof import PROOF_FORMAT, RoundProof
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.rules.deck import SEED_BYTES, Deck, shuffled, stacked
+from russian_poker.service.rules.entropy import client_seed_problem, deck_key
 
 __all__ = ["Verdict", "check_proof"]
 

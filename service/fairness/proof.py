@@ -19,8 +19,8 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
-from events.codec import Event, decode_event
-from events.game import (
+from russian_poker.events.codec import Event, decode_event
+from russian_poker.events.game import (
     AntePlaced,
     BetsCancelled,
     CardsDealt,
@@ -31,9 +31,9 @@ from events.game import (
     RoundSettled,
     SixthCardBought,
 )
-from events.ruleset import Ruleset
-from events.store import AnyConnection, read_stream
-from events.streams import table_stream
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.events.store import AnyConnection, read_stream
+from russian_poker.events.streams import table_stream
 
 __all__ = [
     "PROOF_FORMAT",

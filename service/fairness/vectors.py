@@ -8,8 +8,8 @@ exchange (the first box in play order gives back its first two cards, which go b
 deck at drawn positions before the replacements are drawn). A re-implementation (a browser
 client, an auditor's script) loads the same file and must reproduce every field.
 
-``python -m service.fairness.vectors`` rewrites the file; ``russian-poker verify --vectors
-FILE`` and ``tests/fairness`` check it against the code.
+``python -m russian_poker.service.fairness.vectors`` rewrites the file; ``russian-poker verify
+--vectors FILE`` and ``tests/fairness`` check it against the code.
 """
 
 from __future__ import annotations
@@ -22,16 +22,25 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from events.codec import Event
-from events.commands import SYSTEM, Actor, Deal, Exchange, OpenRound, OpenTable, PlaceAnte, SitDown
-from events.game import CardsDealt, CardsExchanged
-from service.rules.cards import FULL_DECK
-from service.rules.decide import decide
-from service.rules.deck import commitment, shuffled
-from service.rules.entropy import DECK_DOMAIN, deck_key, deck_key_message
-from service.rules.evolve import fold
-from service.rules.presets import make_ruleset
-from service.rules.state import Table
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
+    SYSTEM,
+    Actor,
+    Deal,
+    Exchange,
+    OpenRound,
+    OpenTable,
+    PlaceAnte,
+    SitDown,
+)
+from russian_poker.events.game import CardsDealt, CardsExchanged
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.rules.decide import decide
+from russian_poker.service.rules.deck import commitment, shuffled
+from russian_poker.service.rules.entropy import DECK_DOMAIN, deck_key, deck_key_message
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.rules.state import Table
 
 __all__ = ["FORMAT", "VECTORS_PATH", "build_vectors", "check_vectors", "main"]
 
@@ -178,7 +187,7 @@ def build_vectors() -> dict[str, Any]:
     return {
         "format": FORMAT,
         "spec": "docs/fairness.md",
-        "generated_by": "python -m service.fairness.vectors",
+        "generated_by": "python -m russian_poker.service.fairness.vectors",
         "fields": {
             "server_seed": "32 bytes, hex: the secret seed the round commits to.",
             "commitment": "SHA-256 of the server seed's 32 bytes, lowercase hex.",

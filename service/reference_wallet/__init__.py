@@ -12,10 +12,10 @@ example for integrators. Read it in this order:
   deliberately broken variants;
 * :mod:`~service.reference_wallet.app` — the Litestar app; ``admin`` its test endpoints.
 
-Run it with ``python -m service.reference_wallet --port 8100 --database-url URL --secret S``
-(or ``russian-poker reference-wallet``).
+Run it with ``python -m russian_poker.service.reference_wallet --port 8100 --database-url URL
+--secret S`` (or ``russian-poker reference-wallet``).
 """
 
-from service.reference_wallet.app import create_app
+from russian_poker.service.reference_wallet.app import create_app
 
 __all__ = ["create_app"]

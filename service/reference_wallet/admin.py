@@ -15,8 +15,8 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from service.reference_wallet.faults import FaultBoard, FaultSpec
-from service.reference_wallet.ledger import Ledger, Player
+from russian_poker.service.reference_wallet.faults import FaultBoard, FaultSpec
+from russian_poker.service.reference_wallet.ledger import Ledger, Player
 
 __all__ = ["AdminController", "PlayerSetup"]
 

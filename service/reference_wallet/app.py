@@ -20,17 +20,21 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.params import RawBody
 
-from service.reference_wallet.admin import AdminController
-from service.reference_wallet.calls import WalletCalls
-from service.reference_wallet.docs import SignatureHeader, call_operation, call_responses
-from service.reference_wallet.faults import FaultBoard, broken_mode
-from service.reference_wallet.ledger import Ledger
-from service.reference_wallet.notifications import (
+from russian_poker.service.reference_wallet.admin import AdminController
+from russian_poker.service.reference_wallet.calls import WalletCalls
+from russian_poker.service.reference_wallet.docs import (
+    SignatureHeader,
+    call_operation,
+    call_responses,
+)
+from russian_poker.service.reference_wallet.faults import FaultBoard, broken_mode
+from russian_poker.service.reference_wallet.ledger import Ledger
+from russian_poker.service.reference_wallet.notifications import (
     NotificationsAdmin,
     NotificationsController,
     NotificationStore,
 )
-from service.wallet.protocol import BalanceCall, BetCall, RollbackCall, WinCall
+from russian_poker.service.wallet.protocol import BalanceCall, BetCall, RollbackCall, WinCall
 
 __all__ = ["API_VERSION", "create_app"]
 

@@ -16,11 +16,11 @@ import msgspec
 import structlog
 from litestar import Response
 
-from service.reference_wallet.docs import BadRequest
-from service.reference_wallet.faults import Broken, Fault, FaultBoard
-from service.reference_wallet.ledger import Ledger
-from service.reference_wallet.responses import CutResponse, signed
-from service.wallet.protocol import (
+from russian_poker.service.reference_wallet.docs import BadRequest
+from russian_poker.service.reference_wallet.faults import Broken, Fault, FaultBoard
+from russian_poker.service.reference_wallet.ledger import Ledger
+from russian_poker.service.reference_wallet.responses import CutResponse, signed
+from russian_poker.service.wallet.protocol import (
     Answer,
     BalanceCall,
     BetCall,
@@ -29,7 +29,7 @@ from service.wallet.protocol import (
     RollbackCall,
     WinCall,
 )
-from service.wallet.signing import WINDOW_S, BadSignature, verify
+from russian_poker.service.wallet.signing import WINDOW_S, BadSignature, verify
 
 __all__ = ["CALL_TYPES", "WalletCalls"]
 

@@ -26,8 +26,8 @@ from litestar.openapi.spec import (
 from litestar.openapi.spec import Parameter as ParameterSpec
 from litestar.params import HeaderParameter
 
-from service.wallet.protocol import Answer, Call
-from service.wallet.signing import HEADER
+from russian_poker.service.wallet.protocol import Answer, Call
+from russian_poker.service.wallet.signing import HEADER
 
 __all__ = ["BadRequest", "SignatureHeader", "call_operation", "call_responses"]
 

@@ -21,7 +21,7 @@ from typing import Annotated, Final, Literal, cast, get_args
 
 import msgspec
 
-from service.wallet.protocol import CALLS, CallName
+from russian_poker.service.wallet.protocol import CALLS, CallName
 
 __all__ = [
     "BROKEN_MODES",

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Final, Literal, TypeAlias, TypeVar
 import asyncpg
 import msgspec
 
-from service.reference_wallet.faults import Broken
-from service.wallet.protocol import (
+from russian_poker.service.reference_wallet.faults import Broken
+from russian_poker.service.wallet.protocol import (
     Answer,
     BalanceCall,
     BetCall,

@@ -33,11 +33,11 @@ from litestar.openapi.spec import (
 from litestar.openapi.spec import Parameter as ParameterSpec
 from litestar.params import RawBody
 
-from service.availability.notices import TableStatusNotice
-from service.reference_wallet.docs import BadRequest, SignatureHeader
-from service.reference_wallet.faults import FaultBoard
-from service.reference_wallet.responses import CutResponse, signed
-from service.wallet.signing import HEADER, BadSignature, verify
+from russian_poker.service.availability.notices import TableStatusNotice
+from russian_poker.service.reference_wallet.docs import BadRequest, SignatureHeader
+from russian_poker.service.reference_wallet.faults import FaultBoard
+from russian_poker.service.reference_wallet.responses import CutResponse, signed
+from russian_poker.service.wallet.signing import HEADER, BadSignature, verify
 
 __all__ = [
     "NOTIFICATIONS_SCHEMA",

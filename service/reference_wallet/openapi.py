@@ -15,7 +15,7 @@ WALLET_OPENAPI_PATH: Final = "openapi/wallet.json"
 
 def wallet_openapi() -> dict[str, Any]:
     """The document as the wallet serves it at ``/schema/openapi.json``."""
-    from service.reference_wallet.app import create_app
+    from russian_poker.service.reference_wallet.app import create_app
 
     # Never started: building the document connects to nothing.
     app = create_app("postgresql://openapi-export-only/unused", "openapi-export-only")

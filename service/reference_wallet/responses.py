@@ -14,7 +14,7 @@ from litestar import Request, Response
 from litestar.response.base import ASGIResponse
 from litestar.types import Receive, Send
 
-from service.wallet.signing import HEADER, sign
+from russian_poker.service.wallet.signing import HEADER, sign
 
 __all__ = ["CutResponse", "signed"]
 

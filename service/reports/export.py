@@ -34,9 +34,9 @@ from typing import Any, Final, Literal
 
 import msgspec
 
-from events.store import AnyConnection
-from projections.redaction import redact_record
-from service.software import SoftwareManifest
+from russian_poker.events.store import AnyConnection
+from russian_poker.projections.redaction import redact_record
+from russian_poker.service.software import SoftwareManifest
 
 __all__ = ["CSV_COLUMNS", "ExportIncomplete", "Format", "export_rounds", "manifest_digest"]
 

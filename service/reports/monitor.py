@@ -22,9 +22,9 @@ import structlog
 from litestar import Litestar
 from prometheus_client import Gauge
 
-from service.reports.rtp import GroupSums, Sums, figure, rtp_sums, theories
-from service.reports.theory import TheoryCache
-from service.software import installed
+from russian_poker.service.reports.rtp import GroupSums, Sums, figure, rtp_sums, theories
+from russian_poker.service.reports.theory import TheoryCache
+from russian_poker.service.software import installed
 
 __all__ = [
     "RTP",
@@ -35,7 +35,7 @@ __all__ = [
     "reports_lifespan",
 ]
 
-_log = structlog.get_logger("service.reports")
+_log = structlog.get_logger("russian_poker.service.reports")
 _LABELS: Final = ["ruleset", "game", "wager"]
 
 RTP: Final = Gauge("russian_poker_rtp", "Actual RTP today (UTC), paid back / staked", _LABELS)

@@ -34,12 +34,12 @@ from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
-from events.codec import decode_event
-from events.ruleset import Ruleset
-from events.store import AnyConnection
-from events.streams import table_stream
-from service.reports.theory import Theory, TheoryCache
-from service.tenancy import DEFAULT_OPERATOR
+from russian_poker.events.codec import decode_event
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.events.store import AnyConnection
+from russian_poker.events.streams import table_stream
+from russian_poker.service.reports.theory import Theory, TheoryCache
+from russian_poker.service.tenancy import DEFAULT_OPERATOR
 
 __all__ = [
     "MIN_ROUNDS",

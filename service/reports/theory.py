@@ -27,8 +27,8 @@ from typing import Final
 
 import numpy as np
 
-from events.ruleset import Ruleset
-from service.rules.presets import PRESETS
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.service.rules.presets import PRESETS
 
 __all__ = [
     "PRESET_MAIN",
@@ -78,9 +78,9 @@ class Theory:
 def bonus_rtp(rules: Ruleset) -> Fraction | None:
     """The bonus bet's exact return on the first five cards (as ``exact.bonus_figures``,
     for any ruleset rather than a preset name)."""
-    from service.simulation import lookup
-    from service.simulation.exact import HANDS, all_hands
-    from service.simulation.game import compile_game
+    from russian_poker.service.simulation import lookup
+    from russian_poker.service.simulation.exact import HANDS, all_hands
+    from russian_poker.service.simulation.game import compile_game
 
     game = compile_game(rules)
     stake = game.bonus
@@ -110,8 +110,8 @@ def compute(rules: Ruleset, rounds: int = SIMULATED_ROUNDS) -> Theory:
     if preset is not None and preset in PRESET_MAIN:
         main = PRESET_MAIN[preset]
     else:
-        from service.simulation.runner import Plan, simulate
-        from service.simulation.stats import summarise
+        from russian_poker.service.simulation.runner import Plan, simulate
+        from russian_poker.service.simulation.stats import summarise
 
         plan = Plan(rules=rules, strategy="basic", rounds=rounds, seed=SIMULATION_SEED)
         summary = summarise(simulate(plan), ante=rules.ante_min, bonus=0)

@@ -18,7 +18,7 @@ from typing import Final, Literal
 
 import numpy as np
 
-from service.rng.generate import (
+from russian_poker.service.rng.generate import (
     CARDS,
     SHUFFLE_BOUNDS,
     Batch,

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import scipy
 
-from service.rng.biased import Variant
-from service.rng.plots import heat_map, p_value_histogram
-from service.rng.report import Meta, Verdict, decide, write_json, write_markdown
-from service.rng.run import Progress, run
-from service.rng.stats import Tests, run_tests
-from service.rng.tally import Tally
+from russian_poker.service.rng.biased import Variant
+from russian_poker.service.rng.plots import heat_map, p_value_histogram
+from russian_poker.service.rng.report import Meta, Verdict, decide, write_json, write_markdown
+from russian_poker.service.rng.run import Progress, run
+from russian_poker.service.rng.stats import Tests, run_tests
+from russian_poker.service.rng.tally import Tally
 
 __all__ = ["certify"]
 

@@ -27,8 +27,8 @@ import msgspec
 import numpy as np
 import numpy.typing as npt
 
-from service.rules.cards import FULL_DECK
-from service.rules.deck import SEED_BYTES, shuffled
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.rules.deck import SEED_BYTES, shuffled
 
 __all__ = [
     "BLOCKS",

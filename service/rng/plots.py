@@ -11,8 +11,8 @@ mpl.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 import numpy as np
 
-from service.rng.stats import Tests
-from service.rng.tally import Tally
+from russian_poker.service.rng.stats import Tests
+from russian_poker.service.rng.tally import Tally
 
 __all__ = ["heat_map", "p_value_histogram"]
 

@@ -16,8 +16,8 @@ from typing import Any, Final
 
 import msgspec
 
-from service.rng.stats import Statistic, Tests
-from service.rng.tally import Tally
+from russian_poker.service.rng.stats import Statistic, Tests
+from russian_poker.service.rng.tally import Tally
 
 __all__ = ["ALPHA", "Meta", "Verdict", "decide", "write_json", "write_markdown"]
 

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Final
 
-from service.rng.biased import Variant, batch
-from service.rng.generate import exchange_counts, seeds
-from service.rng.tally import Tally, empty, merged, tally
+from russian_poker.service.rng.biased import Variant, batch
+from russian_poker.service.rng.generate import exchange_counts, seeds
+from russian_poker.service.rng.tally import Tally, empty, merged, tally
 
 __all__ = ["BATCH", "Progress", "run", "run_batch", "stderr_progress"]
 

@@ -31,8 +31,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats as sps
 
-from service.rng.generate import CARDS, DEALT
-from service.rng.tally import GAP_CELLS, SUIT, Tally
+from russian_poker.service.rng.generate import CARDS, DEALT
+from russian_poker.service.rng.tally import GAP_CELLS, SUIT, Tally
 
 __all__ = [
     "Statistic",

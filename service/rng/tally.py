@@ -12,7 +12,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from service.rng.generate import CARDS, DEALT, EXCHANGE_MAX, Batch
+from russian_poker.service.rng.generate import CARDS, DEALT, EXCHANGE_MAX, Batch
 
 __all__ = ["GAP_CELLS", "SUIT", "Tally", "empty", "merged", "tally"]
 

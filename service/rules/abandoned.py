@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Literal, cast
 
-from events.codec import Event
-from events.commands import Actor, CompleteAbandonedRound
-from events.game import BoxFolded, DealerExchangeDeclined, RoundAbandoned
-from service.rules.betting import cancel_box
-from service.rules.errors import RuleViolation
-from service.rules.guards import need_role
-from service.rules.showdown import settle
-from service.rules.state import Round, Table
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import Actor, CompleteAbandonedRound
+from russian_poker.events.game import BoxFolded, DealerExchangeDeclined, RoundAbandoned
+from russian_poker.service.rules.betting import cancel_box
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.guards import need_role
+from russian_poker.service.rules.showdown import settle
+from russian_poker.service.rules.state import Round, Table
 
 __all__ = ["complete_abandoned_round", "defaults", "waits_for_anyone"]
 

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from events.codec import Event
-from events.commands import Actor, BettingTimeUp, CancelBets, Deal, PlaceAnte, RepeatBets
-from events.game import (
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
+    Actor,
+    BettingTimeUp,
+    CancelBets,
+    Deal,
+    PlaceAnte,
+    RepeatBets,
+)
+from russian_poker.events.game import (
     AntePlaced,
     BetsCancelled,
     BonusSettled,
@@ -14,12 +21,20 @@ from events.game import (
     DealRequested,
     DealtHand,
 )
-from service.rules.entropy import client_seed_problem, dealing_deck
-from service.rules.errors import RuleViolation
-from service.rules.evolve import fold
-from service.rules.guards import credit, debit, need_open, need_phase, need_role, need_seat, own_box
-from service.rules.payouts import bonus_win
-from service.rules.state import BetSpec, Box, Round, Table
+from russian_poker.service.rules.entropy import client_seed_problem, dealing_deck
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.guards import (
+    credit,
+    debit,
+    need_open,
+    need_phase,
+    need_role,
+    need_seat,
+    own_box,
+)
+from russian_poker.service.rules.payouts import bonus_win
+from russian_poker.service.rules.state import BetSpec, Box, Round, Table
 
 __all__ = [
     "betting_time_up",

@@ -17,8 +17,8 @@ from typing import Final, NamedTuple
 
 import msgspec
 
-from service.rules.cards import SUITS, Card, rank_of
-from service.rules.hands import Category, evaluate
+from russian_poker.service.rules.cards import SUITS, Card, rank_of
+from russian_poker.service.rules.hands import Category, evaluate
 
 __all__ = ["Combination", "bet_multiplier", "paid_combinations"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from events.codec import Event
-from events.commands import (
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
     Actor,
     BettingTimeUp,
     BuyCard,
@@ -38,11 +38,11 @@ from events.commands import (
     SitDown,
     StackDeck,
 )
-from service.rules import betting, decisions, rulesets, seating, showdown
-from service.rules.abandoned import complete_abandoned_round, defaults
-from service.rules.errors import RuleViolation
-from service.rules.evolve import fold
-from service.rules.state import Table
+from russian_poker.service.rules import betting, decisions, rulesets, seating, showdown
+from russian_poker.service.rules.abandoned import complete_abandoned_round, defaults
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.state import Table
 
 __all__ = ["can", "decide", "progress"]
 

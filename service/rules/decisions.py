@@ -6,14 +6,22 @@ A box draws at most once, and after a draw may only play or fold.
 
 from __future__ import annotations
 
-from events.codec import Event
-from events.commands import Actor, BuyCard, DecisionTimeUp, Exchange, Fold, Insure, Play
-from events.game import BoxFolded, BoxPlayed, CardsExchanged, SixthCardBought
-from service.rules.cards import CardError, parse_cards
-from service.rules.errors import RuleViolation
-from service.rules.guards import debit, need_phase, need_role, own_box
-from service.rules.payouts import insurance_range
-from service.rules.state import Box, Table
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
+    Actor,
+    BuyCard,
+    DecisionTimeUp,
+    Exchange,
+    Fold,
+    Insure,
+    Play,
+)
+from russian_poker.events.game import BoxFolded, BoxPlayed, CardsExchanged, SixthCardBought
+from russian_poker.service.rules.cards import CardError, parse_cards
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.guards import debit, need_phase, need_role, own_box
+from russian_poker.service.rules.payouts import insurance_range
+from russian_poker.service.rules.state import Box, Table
 
 __all__ = ["buy_card", "decision_time_up", "exchange", "fold", "insure", "play"]
 

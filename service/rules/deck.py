@@ -20,7 +20,7 @@ from typing import Final
 
 import msgspec
 
-from service.rules.cards import FULL_DECK, Card
+from russian_poker.service.rules.cards import FULL_DECK, Card
 
 __all__ = ["SEED_BYTES", "Deck", "commitment", "new_seed", "shuffled", "stacked"]
 

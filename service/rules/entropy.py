@@ -25,8 +25,8 @@ import hmac
 from collections.abc import Iterable
 from typing import Final
 
-from service.rules.deck import Deck, shuffled
-from service.rules.state import Round
+from russian_poker.service.rules.deck import Deck, shuffled
+from russian_poker.service.rules.state import Round
 
 __all__ = [
     "CLIENT_SEED_MAX",

@@ -12,8 +12,8 @@ from functools import reduce
 
 import msgspec
 
-from events.codec import Event
-from events.game import (
+from russian_poker.events.codec import Event
+from russian_poker.events.game import (
     AntePlaced,
     BetsCancelled,
     BonusSettled,
@@ -39,11 +39,11 @@ from events.game import (
     TableOpened,
     TableReopened,
 )
-from events.ruleset import Ruleset
-from service.rules.deck import shuffled, stacked
-from service.rules.entropy import dealing_deck
-from service.rules.hands import evaluate, qualifies
-from service.rules.state import BetSpec, Box, Round, Table
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.service.rules.deck import shuffled, stacked
+from russian_poker.service.rules.entropy import dealing_deck
+from russian_poker.service.rules.hands import evaluate, qualifies
+from russian_poker.service.rules.state import BetSpec, Box, Round, Table
 
 __all__ = ["evolve", "fold"]
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from events.codec import Event
-from events.wallet import WalletCredited, WalletDebited
-from service.rules.errors import RuleViolation
-from service.rules.wallets import Wallet
+from russian_poker.events.codec import Event
+from russian_poker.events.wallet import WalletCredited, WalletDebited
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.wallets import Wallet
 
 __all__ = ["check_funds", "check_seating", "wallets_touched"]
 

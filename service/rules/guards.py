@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from events.commands import Actor
-from events.wallet import CreditReason, DebitReason, WalletCredited, WalletDebited
-from service.rules.errors import RuleViolation
-from service.rules.state import Box, Phase, Round, Table
+from russian_poker.events.commands import Actor
+from russian_poker.events.wallet import CreditReason, DebitReason, WalletCredited, WalletDebited
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.state import Box, Phase, Round, Table
 
 __all__ = ["credit", "debit", "need_open", "need_phase", "need_role", "need_seat", "own_box"]
 

@@ -18,8 +18,8 @@ from typing import Final, NamedTuple, cast
 
 import msgspec
 
-from events.ruleset import CategoryLabel
-from service.rules.cards import FULL_DECK, RANKS, SUITS, Card
+from russian_poker.events.ruleset import CategoryLabel
+from russian_poker.service.rules.cards import FULL_DECK, RANKS, SUITS, Card
 
 __all__ = ["Category", "Hand", "evaluate", "qualifies"]
 

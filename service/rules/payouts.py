@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from events.game import Outcome
-from events.ruleset import Ruleset
-from service.rules.cards import Card, rank_of
-from service.rules.combinations import Combination, bet_multiplier, paid_combinations
-from service.rules.hands import Category, Hand, evaluate
-from service.rules.state import Box
+from russian_poker.events.game import Outcome
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.service.rules.cards import Card, rank_of
+from russian_poker.service.rules.combinations import Combination, bet_multiplier, paid_combinations
+from russian_poker.service.rules.hands import Category, Hand, evaluate
+from russian_poker.service.rules.state import Box
 
 __all__ = [
     "Settlement",

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 import msgspec
 
-from events.ruleset import Ruleset
+from russian_poker.events.ruleset import Ruleset
 
 __all__ = ["PRESETS", "RulesetError", "make_ruleset", "override"]
 

@@ -9,12 +9,12 @@ and its number of boxes stay: wallets were checked against the one, seats are th
 
 from __future__ import annotations
 
-from events.codec import Event
-from events.commands import Actor, ChangeRuleset
-from events.game import RulesetChanged
-from service.rules.errors import RuleViolation
-from service.rules.guards import need_role
-from service.rules.state import Table
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import Actor, ChangeRuleset
+from russian_poker.events.game import RulesetChanged
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.guards import need_role
+from russian_poker.service.rules.state import Table
 
 __all__ = ["change_ruleset"]
 

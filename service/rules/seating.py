@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from events.codec import Event
-from events.commands import (
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
     Actor,
     CloseTable,
     LeaveTable,
@@ -13,7 +13,7 @@ from events.commands import (
     SitDown,
     StackDeck,
 )
-from events.game import (
+from russian_poker.events.game import (
     DeckStacked,
     PlayerLeft,
     PlayerSeated,
@@ -23,12 +23,12 @@ from events.game import (
     TableOpened,
     TableReopened,
 )
-from service.rules.betting import cancel_box
-from service.rules.deck import SEED_BYTES, commitment, stacked
-from service.rules.errors import RuleViolation
-from service.rules.guards import need_open, need_phase, need_role, need_seat
-from service.rules.state import Table
-from service.rules.tenancy import operator_of
+from russian_poker.service.rules.betting import cancel_box
+from russian_poker.service.rules.deck import SEED_BYTES, commitment, stacked
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.guards import need_open, need_phase, need_role, need_seat
+from russian_poker.service.rules.state import Table
+from russian_poker.service.rules.tenancy import operator_of
 
 __all__ = [
     "close_table",

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from events.codec import Event
-from events.commands import Actor, DecisionTimeUp, DeclineDealerExchange, RequestDealerExchange
-from events.game import (
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
+    Actor,
+    DecisionTimeUp,
+    DeclineDealerExchange,
+    RequestDealerExchange,
+)
+from russian_poker.events.game import (
     BoxSettled,
     DealerCardReplaced,
     DealerExchangeDeclined,
@@ -13,13 +18,13 @@ from events.game import (
     PaidCombination,
     RoundSettled,
 )
-from service.rules.cards import Card, rank_of
-from service.rules.errors import RuleViolation
-from service.rules.evolve import fold
-from service.rules.guards import credit, need_phase, need_role, own_box
-from service.rules.hands import Hand, evaluate, qualifies
-from service.rules.payouts import main_settlement, paid_for
-from service.rules.state import Box, Round, Table
+from russian_poker.service.rules.cards import Card, rank_of
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.guards import credit, need_phase, need_role, own_box
+from russian_poker.service.rules.hands import Hand, evaluate, qualifies
+from russian_poker.service.rules.payouts import main_settlement, paid_for
+from russian_poker.service.rules.state import Box, Round, Table
 
 __all__ = [
     "decline_dealer_exchange",

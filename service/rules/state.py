@@ -10,10 +10,10 @@ from typing import Literal
 
 import msgspec
 
-from events.game import Outcome, PaidCombination
-from events.ruleset import CategoryLabel, Ruleset
-from service.rules.cards import Card
-from service.rules.deck import Deck
+from russian_poker.events.game import Outcome, PaidCombination
+from russian_poker.events.ruleset import CategoryLabel, Ruleset
+from russian_poker.service.rules.cards import Card
+from russian_poker.service.rules.deck import Deck
 
 __all__ = ["BetSpec", "Box", "Phase", "Round", "Table"]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import msgspec
 
-from events.commands import BettingTimeUp, CompleteAbandonedRound, DecisionTimeUp
-from service.rules.abandoned import waits_for_anyone
-from service.rules.state import Round, Table
+from russian_poker.events.commands import BettingTimeUp, CompleteAbandonedRound, DecisionTimeUp
+from russian_poker.service.rules.abandoned import waits_for_anyone
+from russian_poker.service.rules.state import Round, Table
 
 __all__ = ["Timer", "pending_timers"]
 

@@ -7,7 +7,7 @@ from functools import reduce
 
 import msgspec
 
-from events.wallet import (
+from russian_poker.events.wallet import (
     FundsDeposited,
     FundsWithdrawn,
     WalletCredited,
@@ -15,7 +15,7 @@ from events.wallet import (
     WalletEvent,
     WalletOpened,
 )
-from service.rules.errors import RuleViolation
+from russian_poker.service.rules.errors import RuleViolation
 
 __all__ = ["Wallet", "deposit", "evolve_wallet", "fold_wallet", "open_wallet", "withdraw"]
 

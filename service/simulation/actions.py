@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple, Protocol
 
-from service.simulation.game import Game
+from russian_poker.service.simulation.game import Game
 
 __all__ = ["EXCHANGE", "FOLD", "PLAY", "SIXTH", "Action", "Strategy", "exchange", "play"]
 

@@ -35,10 +35,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from service.rules.hands import Category
-from service.simulation import lookup
-from service.simulation.actions import FOLD, SIXTH, Action, exchange, play
-from service.simulation.features import (
+from russian_poker.service.rules.hands import Category
+from russian_poker.service.simulation import lookup
+from russian_poker.service.simulation.actions import FOLD, SIXTH, Action, exchange, play
+from russian_poker.service.simulation.features import (
     ACE,
     JACK,
     KING,
@@ -50,7 +50,7 @@ from service.simulation.features import (
     rank,
     straight_draw,
 )
-from service.simulation.game import Game
+from russian_poker.service.simulation.game import Game
 
 __all__ = ["BasicStrategy", "ak_worth_playing"]
 

@@ -7,7 +7,7 @@ report gives each candidate's mean result in antes with its standard error, and 
 difference to the first candidate, which is far more precise than the means because the
 rounds are shared. Run by hand::
 
-    python -m service.simulation.derive first|after|dealer-draw PRESET [ROUNDS] [SEED]
+    python -m russian_poker.service.simulation.derive first|after|dealer-draw PRESET [ROUNDS] [SEED]
 
 * ``first``: the decision on the first five cards (fold, play, insure, exchange, sixth);
 * ``after``: play or fold after a draw, by the hand drawn;
@@ -25,15 +25,22 @@ from typing import Final
 
 import numpy as np
 
-from service.rules.hands import Category
-from service.rules.presets import make_ruleset
-from service.simulation import lookup
-from service.simulation.actions import FOLD, SIXTH, Action, Strategy, exchange, play
-from service.simulation.basic import BasicStrategy
-from service.simulation.engine import UniformReinserter, play_round
-from service.simulation.features import ACE, KING, flush_draw, groups, rank, straight_draw
-from service.simulation.game import Game, compile_game
-from service.simulation.runner import default_workers
+from russian_poker.service.rules.hands import Category
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.simulation import lookup
+from russian_poker.service.simulation.actions import FOLD, SIXTH, Action, Strategy, exchange, play
+from russian_poker.service.simulation.basic import BasicStrategy
+from russian_poker.service.simulation.engine import UniformReinserter, play_round
+from russian_poker.service.simulation.features import (
+    ACE,
+    KING,
+    flush_draw,
+    groups,
+    rank,
+    straight_draw,
+)
+from russian_poker.service.simulation.game import Game, compile_game
+from russian_poker.service.simulation.runner import default_workers
 
 __all__ = ["Candidates", "main", "run"]
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple, Protocol
 
-from service.simulation import lookup
-from service.simulation.actions import EXCHANGE, FOLD, PLAY, SIXTH, Action, Strategy
-from service.simulation.game import Game
+from russian_poker.service.simulation import lookup
+from russian_poker.service.simulation.actions import EXCHANGE, FOLD, PLAY, SIXTH, Action, Strategy
+from russian_poker.service.simulation.game import Game
 
 __all__ = [
     "OUTCOMES",

@@ -12,7 +12,7 @@ and ``#{D ⊇ S : s(D) < t}`` at ``t = s(P)`` is a rank inside the group of hand
 S, read off one sort of all (S, hand ⊇ S) pairs per |S|. The whole computation takes a
 minute or two and a few GB of memory; it is run by hand::
 
-    python -m service.simulation.exact [PRESET ...]
+    python -m russian_poker.service.simulation.exact [PRESET ...]
 
 and reproduces the totals Wizard of Odds publishes for Caribbean Stud (raise always:
 16.607%, pair or better: 5.470%, AK or better: 5.682%, over 19,933,230,517,200 = 5 × our
@@ -30,10 +30,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from service.rules.hands import Category
-from service.rules.presets import make_ruleset
-from service.simulation import lookup
-from service.simulation.game import compile_game
+from russian_poker.service.rules.hands import Category
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.simulation import lookup
+from russian_poker.service.simulation.game import compile_game
 
 __all__ = ["DealerCounts", "all_hands", "bonus_figures", "dealer_counts", "exact_figures", "main"]
 

@@ -18,11 +18,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from events.ruleset import CATEGORY_LABELS, Ruleset
-from service.rules.combinations import bet_multiplier
-from service.rules.hands import Category
-from service.rules.payouts import bet_paytable, paid_for
-from service.simulation import lookup
+from russian_poker.events.ruleset import CATEGORY_LABELS, Ruleset
+from russian_poker.service.rules.combinations import bet_multiplier
+from russian_poker.service.rules.hands import Category
+from russian_poker.service.rules.payouts import bet_paytable, paid_for
+from russian_poker.service.simulation import lookup
 
 __all__ = ["THREE_ACES_RANK", "TOP_RANK_SHIFT", "Game", "compile_game"]
 

@@ -31,8 +31,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from service.rules.cards import FULL_DECK
-from service.rules.hands import Category, evaluate
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.rules.hands import Category, evaluate
 
 __all__ = [
     "AK_MIN",

@@ -20,13 +20,13 @@ from typing import Final
 import msgspec
 import numpy as np
 
-from events.ruleset import Ruleset
-from service.simulation.actions import Strategy
-from service.simulation.engine import UniformReinserter, play_round
-from service.simulation.game import Game, compile_game
-from service.simulation.stats import Tally, tally_arrays, tally_results
-from service.simulation.strategies import make_strategy
-from service.simulation.vector import deal, play_batch
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.service.simulation.actions import Strategy
+from russian_poker.service.simulation.engine import UniformReinserter, play_round
+from russian_poker.service.simulation.game import Game, compile_game
+from russian_poker.service.simulation.stats import Tally, tally_arrays, tally_results
+from russian_poker.service.simulation.strategies import make_strategy
+from russian_poker.service.simulation.vector import deal, play_batch
 
 __all__ = [
     "Meter",

@@ -24,8 +24,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from events.ruleset import CATEGORY_LABELS
-from service.simulation.engine import OUTCOMES, RoundResult
+from russian_poker.events.ruleset import CATEGORY_LABELS
+from russian_poker.service.simulation.engine import OUTCOMES, RoundResult
 
 __all__ = ["DRAWS", "Tally", "summarise", "tally_arrays", "tally_results"]
 

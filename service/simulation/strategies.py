@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from service.rules.hands import Category
-from service.simulation import lookup
-from service.simulation.actions import FOLD, Action, Strategy, play
-from service.simulation.game import Game
+from russian_poker.service.rules.hands import Category
+from russian_poker.service.simulation import lookup
+from russian_poker.service.simulation.actions import FOLD, Action, Strategy, play
+from russian_poker.service.simulation.game import Game
 
 __all__ = ["STRATEGIES", "Threshold", "make_strategy"]
 
@@ -46,7 +46,7 @@ class Threshold:
 
 
 def _basic(name: str) -> Strategy:
-    from service.simulation.basic import BasicStrategy
+    from russian_poker.service.simulation.basic import BasicStrategy
 
     return BasicStrategy(name)
 

@@ -15,9 +15,9 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from service.rules.hands import Category
-from service.simulation import lookup
-from service.simulation.game import THREE_ACES_RANK, TOP_RANK_SHIFT, Game
+from russian_poker.service.rules.hands import Category
+from russian_poker.service.simulation import lookup
+from russian_poker.service.simulation.game import THREE_ACES_RANK, TOP_RANK_SHIFT, Game
 
 __all__ = ["Batch", "deal", "play_batch"]
 

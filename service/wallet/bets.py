@@ -21,12 +21,12 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, NamedTuple
 
-from events.store import DuplicateCommand, SideWrites
-from events.wallet import WalletDebited
-from service.rules.errors import RuleViolation
-from service.tenancy import PlayerRef, operator_of
-from service.wallet.port import UnknownOutcome, WalletPort
-from service.wallet.protocol import Answer, BetCall, round_id
+from russian_poker.events.store import DuplicateCommand, SideWrites
+from russian_poker.events.wallet import WalletDebited
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.tenancy import PlayerRef, operator_of
+from russian_poker.service.wallet.port import UnknownOutcome, WalletPort
+from russian_poker.service.wallet.protocol import Answer, BetCall, round_id
 
 __all__ = [
     "PLAYER_LOCK",

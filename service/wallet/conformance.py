@@ -37,8 +37,8 @@ from typing import Final
 
 import msgspec
 
-from service.wallet.port import UnknownOutcome, WalletPort
-from service.wallet.protocol import (
+from russian_poker.service.wallet.port import UnknownOutcome, WalletPort
+from russian_poker.service.wallet.protocol import (
     FINAL_ROLLBACK_STATUSES,
     Answer,
     BalanceCall,
@@ -47,8 +47,8 @@ from service.wallet.protocol import (
     WinCall,
     rollback_of,
 )
-from service.wallet.raw import RawTransport
-from service.wallet.signing import WINDOW_S, BadSignature, sign
+from russian_poker.service.wallet.raw import RawTransport
+from russian_poker.service.wallet.signing import WINDOW_S, BadSignature, sign
 
 __all__ = ["DEFAULT_AMOUNT", "SCENARIOS", "ScenarioResult", "run_scenarios"]
 

@@ -13,9 +13,9 @@ import uuid
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from events.store import SideWrites
-from events.wallet import WalletCredited
-from service.tenancy import PlayerRef, operator_of
+from russian_poker.events.store import SideWrites
+from russian_poker.events.wallet import WalletCredited
+from russian_poker.service.tenancy import PlayerRef, operator_of
 
 __all__ = ["CREDIT_REASON", "Credit", "queue_credits"]
 

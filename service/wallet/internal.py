@@ -38,9 +38,9 @@ from typing import Any, Final, Literal, cast, get_args
 import asyncpg
 import msgspec
 
-from events.codec import encode_event
-from events.commands import SYSTEM
-from events.store import (
+from russian_poker.events.codec import encode_event
+from russian_poker.events.commands import SYSTEM
+from russian_poker.events.store import (
     AnyConnection,
     DuplicateCommand,
     DuplicateEvent,
@@ -51,13 +51,13 @@ from events.store import (
     append,
     lookup_command,
 )
-from events.streams import wallet_stream
-from events.wallet import CreditReason, DebitReason, WalletCredited, WalletDebited
-from projections import wallets
-from projections.wallets import HeldWallet
-from service.tenancy import game_player_id
-from service.wallet.port import UnknownOutcome
-from service.wallet.protocol import (
+from russian_poker.events.streams import wallet_stream
+from russian_poker.events.wallet import CreditReason, DebitReason, WalletCredited, WalletDebited
+from russian_poker.projections import wallets
+from russian_poker.projections.wallets import HeldWallet
+from russian_poker.service.tenancy import game_player_id
+from russian_poker.service.wallet.port import UnknownOutcome
+from russian_poker.service.wallet.protocol import (
     CREDIT_REASONS,
     Answer,
     BalanceCall,

@@ -24,12 +24,12 @@ from typing import Any, Final
 
 import structlog
 
-from service.background import BackgroundLoop
-from service.observability import WALLET_CALLS, WALLET_MANUAL, WALLET_OWED
-from service.operators import OperatorRegistry
-from service.wallet.bets import PLAYER_LOCK, attempt_key, undo
-from service.wallet.port import UnknownOutcome
-from service.wallet.protocol import (
+from russian_poker.service.background import BackgroundLoop
+from russian_poker.service.observability import WALLET_CALLS, WALLET_MANUAL, WALLET_OWED
+from russian_poker.service.operators import OperatorRegistry
+from russian_poker.service.wallet.bets import PLAYER_LOCK, attempt_key, undo
+from russian_poker.service.wallet.port import UnknownOutcome
+from russian_poker.service.wallet.protocol import (
     FINAL_ROLLBACK_STATUSES,
     Answer,
     RollbackCall,

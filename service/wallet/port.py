@@ -16,7 +16,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from service.wallet.protocol import Answer, BalanceCall, BetCall, RollbackCall, WinCall
+from russian_poker.service.wallet.protocol import (
+    Answer,
+    BalanceCall,
+    BetCall,
+    RollbackCall,
+    WinCall,
+)
 
 __all__ = ["UnknownOutcome", "WalletPort"]
 

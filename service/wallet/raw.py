@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import httpx
 
-from service.wallet.protocol import CallName
-from service.wallet.signing import HEADER, sign, verify
+from russian_poker.service.wallet.protocol import CallName
+from russian_poker.service.wallet.signing import HEADER, sign, verify
 
 __all__ = ["RawAnswer", "RawTransport"]
 

@@ -14,9 +14,16 @@ from collections.abc import Callable
 import httpx
 import msgspec
 
-from service.wallet.port import UnknownOutcome
-from service.wallet.protocol import Answer, BalanceCall, BetCall, Call, RollbackCall, WinCall
-from service.wallet.signing import HEADER, BadSignature, sign, verify
+from russian_poker.service.wallet.port import UnknownOutcome
+from russian_poker.service.wallet.protocol import (
+    Answer,
+    BalanceCall,
+    BetCall,
+    Call,
+    RollbackCall,
+    WinCall,
+)
+from russian_poker.service.wallet.signing import HEADER, BadSignature, sign, verify
 
 __all__ = ["SeamlessWallet"]
 

@@ -9,10 +9,10 @@ import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
-from events.pool import create_pool
-from service.app import create_app
-from service.app.auth import mint_token
-from service.settings import Settings
+from russian_poker.events.pool import create_pool
+from russian_poker.service.app import create_app
+from russian_poker.service.app.auth import mint_token
+from russian_poker.service.settings import Settings
 from tests.api.live_server import serving
 from tests.service.conftest import truncate_everything
 

@@ -19,10 +19,10 @@ from typing import Any
 import httpx
 import pytest
 
-from service.app import create_app
-from service.app.problems import STATUS_OF_KIND
-from service.clock import Clock
-from service.rules.errors import REFUSALS
+from russian_poker.service.app import create_app
+from russian_poker.service.app.problems import STATUS_OF_KIND
+from russian_poker.service.clock import Clock
+from russian_poker.service.rules.errors import REFUSALS
 from tests.api.conftest import bearer, fresh_settings
 from tests.api.live_server import serving
 from tests.rules.scenario import deck_for

@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 import uvicorn
 from litestar import Litestar
 
-from service.cli.serve import proxy_options
+from russian_poker.service.cli.serve import proxy_options
 
 
 def free_port() -> int:

@@ -13,7 +13,7 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
-from service.clock import Clock
+from russian_poker.service.clock import Clock
 from tests.api.conftest import bearer
 from tests.api.e2e import Harness, deck_for, harness
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import httpx
 
-from projections.audit import AuditProjection
-from projections.runner import ProjectionRunner
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.runner import ProjectionRunner
 from tests.api.conftest import bearer
 from tests.processes import eventually
 from tests.rules.scenario import deck_for

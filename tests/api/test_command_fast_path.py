@@ -15,9 +15,9 @@ import pytest
 from litestar import Request
 from litestar.testing import AsyncTestClient
 
-from service.app import command_path, create_app
-from service.app.command_path import WellFormed
-from service.app.controllers import tables
+from russian_poker.service.app import command_path, create_app
+from russian_poker.service.app.command_path import WellFormed
+from russian_poker.service.app.controllers import tables
 from tests.api.conftest import bearer, fresh_settings
 
 OPERATOR: Final = bearer("operator", "op")

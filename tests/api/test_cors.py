@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
-from service.app import create_app
-from service.settings import ConfigurationError, load_settings
+from russian_poker.service.app import create_app
+from russian_poker.service.settings import ConfigurationError, load_settings
 from tests.api.conftest import bearer, fresh_settings
 from tests.api.live_server import serving
 

@@ -10,7 +10,7 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
-from events.streams import table_stream
+from russian_poker.events.streams import table_stream
 from tests.api.e2e import Harness, Watcher, deck_for, harness
 
 __all__ = ["harness"]

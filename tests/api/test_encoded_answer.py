@@ -9,7 +9,7 @@ from litestar import Litestar, Response, post
 from litestar.params import PathParameter
 from litestar.testing import AsyncTestClient
 
-from service.app.encoded import EncodedAnswer, _Prepared
+from russian_poker.service.app.encoded import EncodedAnswer, _Prepared
 
 
 class Body(msgspec.Struct):

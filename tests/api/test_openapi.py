@@ -7,7 +7,7 @@ from pathlib import Path
 
 from litestar.testing import AsyncTestClient
 
-from service.cli.maintenance import openapi_document
+from russian_poker.service.cli.maintenance import openapi_document
 
 COMMITTED = Path(__file__).parents[2] / "openapi" / "openapi.json"
 

@@ -9,8 +9,8 @@ from typing import Any, get_args
 
 import msgspec
 
-from events.commands import PlayerCommand
-from service.cli.maintenance import openapi_document
+from russian_poker.events.commands import PlayerCommand
+from russian_poker.service.cli.maintenance import openapi_document
 
 COMMANDS_PATH = "/v1/tables/{table_id}/commands"
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from litestar.testing import AsyncTestClient
 
-from service.app.catalogue import CATALOGUE
-from service.app.problems import _HTTP_CODES
-from service.app.problems_doc import MARKDOWN_PATH, render_markdown
-from service.rules.errors import REFUSALS
+from russian_poker.service.app.catalogue import CATALOGUE
+from russian_poker.service.app.problems import _HTTP_CODES
+from russian_poker.service.app.problems_doc import MARKDOWN_PATH, render_markdown
+from russian_poker.service.rules.errors import REFUSALS
 from tests.api.conftest import bearer
 
 SERVICE = Path(__file__).parents[2] / "service"
@@ -49,7 +49,7 @@ def test_idempotency_is_explained_where_it_matters() -> None:
 
 def test_docs_problems_md_is_fresh() -> None:
     assert MARKDOWN_PATH.read_text() == render_markdown(), (
-        "docs/problems.md is stale: run `./dev python -m service.app.problems_doc`"
+        "docs/problems.md is stale: run `./dev python -m russian_poker.service.app.problems_doc`"
     )
 
 

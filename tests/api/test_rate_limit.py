@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
-from service.settings import Settings
+from russian_poker.service.app import create_app
+from russian_poker.service.settings import Settings
 from tests.api.conftest import SECRET, bearer
 
 

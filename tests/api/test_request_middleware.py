@@ -14,7 +14,7 @@ from litestar.params import PathParameter
 from litestar.testing import AsyncTestClient
 from prometheus_client import REGISTRY
 
-from service.app.middleware import request_middleware
+from russian_poker.service.app.middleware import request_middleware
 from tests.api.conftest import bearer
 
 OPERATOR = bearer("operator", "op")

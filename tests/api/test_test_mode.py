@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from service.rules.cards import FULL_DECK
+from russian_poker.service.rules.cards import FULL_DECK
 from tests.api.e2e import OPERATOR, Harness, bearer, deck_for, harness
 from tests.processes import eventually
 

@@ -19,7 +19,7 @@ from typing import Any
 import asyncpg
 import msgspec
 
-from events.commands import (
+from russian_poker.events.commands import (
     SYSTEM,
     Actor,
     BettingTimeUp,
@@ -44,12 +44,12 @@ from events.commands import (
     RequestDealerExchange,
     SitDown,
 )
-from projections import tables
-from service.handling import CommandHandler, WalletHandler
-from service.rules.errors import RuleViolation
-from service.rules.payouts import insurance_range
-from service.rules.presets import make_ruleset
-from service.rules.state import Box, Table
+from russian_poker.projections import tables
+from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.payouts import insurance_range
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.rules.state import Box, Table
 
 __all__ = ["OPERATOR", "TablePlan", "default_plans", "fund_players", "play_tables"]
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import asyncpg
 import pytest
 
-from events.migrate import migrate
-from events.pool import create_pool
-from projections.audit import AuditProjection
-from projections.runner import ProjectionRunner
-from service.handling import CommandHandler, WalletHandler
+from russian_poker.events.migrate import migrate
+from russian_poker.events.pool import create_pool
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.runner import ProjectionRunner
+from russian_poker.service.handling import CommandHandler, WalletHandler
 from tests.audit.bots import (
     TablePlan,
     default_plans,

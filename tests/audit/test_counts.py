@@ -15,10 +15,10 @@ import re
 import asyncpg
 from click.testing import CliRunner, Result
 
-from events.commands import CloseTable, OpenTable, ReopenTable
-from service.cli import main
-from service.handling import CommandHandler, WalletHandler
-from service.rules.presets import make_ruleset
+from russian_poker.events.commands import CloseTable, OpenTable, ReopenTable
+from russian_poker.service.cli import main
+from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.rules.presets import make_ruleset
 from tests.audit.bots import OPERATOR, default_plans, fund_players, play_tables
 from tests.audit.bots import leave_rounds_open as leave_open
 

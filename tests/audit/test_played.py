@@ -17,14 +17,14 @@ import msgspec
 import pytest
 from click.testing import CliRunner, Result
 
-from projections.audit import AuditProjection, audit_feed, round_record
-from projections.availability import AvailabilityProjection
-from projections.rebuild import NAMES, rebuild
-from projections.redaction import HIDDEN
-from projections.runner import ProjectionRunner
-from service.audit.reconcile import reconcile
-from service.audit.replay import select_rounds, verify_rounds
-from service.cli import main
+from russian_poker.projections.audit import AuditProjection, audit_feed, round_record
+from russian_poker.projections.availability import AvailabilityProjection
+from russian_poker.projections.rebuild import NAMES, rebuild
+from russian_poker.projections.redaction import HIDDEN
+from russian_poker.projections.runner import ProjectionRunner
+from russian_poker.service.audit.reconcile import reconcile
+from russian_poker.service.audit.replay import select_rounds, verify_rounds
+from russian_poker.service.cli import main
 from tests.audit.conftest import ROUNDS_PER_TABLE, TABLES, Played, catch_up_fully
 from tests.audit.tampering import rolled_back
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from projections.redaction import (
+from russian_poker.projections.redaction import (
     HIDDEN,
     redact_command,
     redact_event,

@@ -11,12 +11,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from events.pool import create_pool
-from events.store import stream_version
-from projections.audit import AuditProjection
-from projections.rebuild import rebuild
-from projections.runner import ProjectionRunner, load_checkpoint
-from service.handling import CommandHandler, WalletHandler
+from russian_poker.events.pool import create_pool
+from russian_poker.events.store import stream_version
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.rebuild import rebuild
+from russian_poker.projections.runner import ProjectionRunner, load_checkpoint
+from russian_poker.service.handling import CommandHandler, WalletHandler
 from tests.audit.bots import default_plans, fund_players, play_tables
 from tests.audit.conftest import catch_up_fully
 from tests.processes import (

@@ -14,10 +14,10 @@ import asyncpg
 import msgspec
 import pytest
 
-from projections.rebuild import rebuild
-from projections.redaction import round_of
-from service.audit.reconcile import reconcile
-from service.audit.replay import select_rounds, verify_rounds
+from russian_poker.projections.rebuild import rebuild
+from russian_poker.projections.redaction import round_of
+from russian_poker.service.audit.reconcile import reconcile
+from russian_poker.service.audit.replay import select_rounds, verify_rounds
 from tests.audit.tampering import rolled_back
 from tests.operators.casino import Casino, Player, staff
 from tests.operators.conftest import casino, reference_wallet, reference_wallet_factory

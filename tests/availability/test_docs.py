@@ -10,8 +10,8 @@ from typing import Final
 
 import msgspec
 
-from service.app.catalogue import CATALOGUE
-from service.availability.notices import NOTICE_PATH, TableStatusNotice
+from russian_poker.service.app.catalogue import CATALOGUE
+from russian_poker.service.availability.notices import NOTICE_PATH, TableStatusNotice
 
 ROOT: Final = Path(__file__).parents[2]
 GUIDE: Final = (ROOT / "docs" / "integration.md").read_text()

@@ -11,12 +11,12 @@ from typing import Any
 import httpx
 import msgspec
 
-from events.pool import create_pool
-from events.ruleset import DEFAULT_BET_PAYTABLE, Ruleset
-from projections.audit import AuditProjection
-from projections.availability import AvailabilityProjection
-from projections.rebuild import rebuild, rebuild_catch_up
-from service.app.auth import mint_token
+from russian_poker.events.pool import create_pool
+from russian_poker.events.ruleset import DEFAULT_BET_PAYTABLE, Ruleset
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.availability import AvailabilityProjection
+from russian_poker.projections.rebuild import rebuild, rebuild_catch_up
+from russian_poker.service.app.auth import mint_token
 from tests.api.conftest import SECRET, bearer
 from tests.processes import eventually
 from tests.rules.scenario import deck_for

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from service.availability.notices import NOTICE_PATH
-from service.wallet.signing import HEADER, sign
+from russian_poker.service.availability.notices import NOTICE_PATH
+from russian_poker.service.wallet.signing import HEADER, sign
 from tests.operators.casino import ADMIN, Casino, staff
 from tests.processes import eventually
 from tests.rules.scenario import deck_for

@@ -6,9 +6,16 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from events.commands import ChangeRuleset, CloseTable, Deal, PlaceAnte, Play, ReopenTable
-from events.game import BoxSettled, RulesetChanged, TableClosed, TableReopened
-from service.rules.errors import RuleViolation
+from russian_poker.events.commands import (
+    ChangeRuleset,
+    CloseTable,
+    Deal,
+    PlaceAnte,
+    Play,
+    ReopenTable,
+)
+from russian_poker.events.game import BoxSettled, RulesetChanged, TableClosed, TableReopened
+from russian_poker.service.rules.errors import RuleViolation
 from tests.rules.scenario import OPERATOR, Scenario, deck_for, player
 
 ANN = player("ann")

@@ -12,10 +12,10 @@ import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.store import NewEvent, StreamAppend, append
-from service.chain.checkpoints import Checkpoint, make_checkpoint
-from service.chain.findings import Finding
-from service.chain.verify import ChainReport, verify_chain
+from russian_poker.events.store import NewEvent, StreamAppend, append
+from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
+from russian_poker.service.chain.findings import Finding
+from russian_poker.service.chain.verify import ChainReport, verify_chain
 
 _BELOW = """
 SELECT coalesce(max(tx_id), '0'::xid8) < pg_snapshot_xmin(pg_current_snapshot()) FROM events

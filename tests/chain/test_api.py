@@ -12,11 +12,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from litestar.testing import AsyncTestClient
 
-from events.pool import create_pool
-from service.app import create_app
-from service.chain.checkpoints import checkpoint_digest
-from service.chain.keys import private_key_for
-from service.chain.merkle import leaf_bytes, merkle_root
+from russian_poker.events.pool import create_pool
+from russian_poker.service.app import create_app
+from russian_poker.service.chain.checkpoints import checkpoint_digest
+from russian_poker.service.chain.keys import private_key_for
+from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
 from tests.api.conftest import bearer, fresh_settings
 from tests.chain.conftest import checkpoint, fill
 

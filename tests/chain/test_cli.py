@@ -13,8 +13,8 @@ from click.testing import CliRunner, Result
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from service.chain.keys import private_key_for, public_pem
-from service.cli import main
+from russian_poker.service.chain.keys import private_key_for, public_pem
+from russian_poker.service.cli import main
 from tests.chain.conftest import below_horizon, fill, verify
 
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ import uuid
 
 import msgspec
 
-from service.chain.findings import StoredRow, classify
-from service.chain.hashing import GENESIS
+from russian_poker.service.chain.findings import StoredRow, classify
+from russian_poker.service.chain.hashing import GENESIS
 
 
 def _chain(n: int) -> list[StoredRow]:

@@ -12,7 +12,7 @@ import asyncpg
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.chain.hashing import GENESIS, event_hash, jsonb_text, micros
+from russian_poker.service.chain.hashing import GENESIS, event_hash, jsonb_text, micros
 
 if TYPE_CHECKING:
     Pool: TypeAlias = asyncpg.Pool[asyncpg.Record]

@@ -13,9 +13,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.chain.background import Checkpointer
-from service.chain.merkle import audit_path, leaf_bytes, merkle_root, root_from_path
-from service.handling import CommandHandler, WalletHandler
+from russian_poker.service.chain.background import Checkpointer
+from russian_poker.service.chain.merkle import audit_path, leaf_bytes, merkle_root, root_from_path
+from russian_poker.service.handling import CommandHandler, WalletHandler
 from tests.audit.bots import default_plans, fund_players, play_tables
 from tests.chain.conftest import below_horizon, checkpoint, fill, verify
 

@@ -12,11 +12,11 @@ import asyncpg
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.migrate import bundled_migrations, migrate
-from events.pool import create_pool
-from events.store import StreamAppend, append
-from service.chain.hashing import GENESIS
-from service.chain.verify import verify_chain
+from russian_poker.events.migrate import bundled_migrations, migrate
+from russian_poker.events.pool import create_pool
+from russian_poker.events.store import StreamAppend, append
+from russian_poker.service.chain.hashing import GENESIS
+from russian_poker.service.chain.verify import verify_chain
 from tests.chain.conftest import event, verify
 
 if TYPE_CHECKING:

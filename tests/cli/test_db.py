@@ -106,7 +106,7 @@ async def test_db_stop_stops_a_server_someone_else_started(data_dir: Path) -> No
             sys.executable,
             "-c",
             "import sys, time\n"
-            "from service.database import database_url\n"
+            "from russian_poker.service.database import database_url\n"
             "database_url()\n"
             "print('up', flush=True)\n"
             "time.sleep(600)\n",
@@ -142,7 +142,7 @@ async def test_a_killed_user_does_not_keep_the_server_running(data_dir: Path) ->
     next one to start forgets it, so the server still stops with the last live user."""
     pgdata = data_dir / "pgdata"
     snippet = (
-        "from service.database import database_url\n"
+        "from russian_poker.service.database import database_url\n"
         "database_url()\n"
         "print('up', flush=True)\n"
         "import sys; sys.stdin.read()\n"  # until the test closes stdin

@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from service.cli import main
+from russian_poker.service.cli import main
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, list[dict[str, object]]]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import jwt
 from click.testing import CliRunner
 
-from service.app.auth import AUDIENCE, ISSUER, key_id
-from service.cli import main
+from russian_poker.service.app.auth import AUDIENCE, ISSUER, key_id
+from russian_poker.service.cli import main
 
 SECRET = "cli-secret-" + "s" * 40
 

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
-from service.app.auth import mint_token
+from russian_poker.service.app.auth import mint_token
 from tests.client.conftest import Watch, open_page
 from tests.processes import SECRET, token_headers
 

@@ -20,8 +20,8 @@ import msgspec
 import pytest
 from playwright.async_api import Browser, Page, Route
 
-from events.codec import Event
-from events.commands import (
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
     BuyCard,
     Deal,
     Exchange,
@@ -29,11 +29,11 @@ from events.commands import (
     Play,
     RequestDealerExchange,
 )
-from events.game import CardsDealt
-from events.wallet import WalletEvent
-from service.fairness.check import check_proof
-from service.fairness.proof import RoundProof, proof_from_events
-from service.rules.hands import evaluate, qualifies
+from russian_poker.events.game import CardsDealt
+from russian_poker.events.wallet import WalletEvent
+from russian_poker.service.fairness.check import check_proof
+from russian_poker.service.fairness.proof import RoundProof, proof_from_events
+from russian_poker.service.rules.hands import evaluate, qualifies
 from tests.client.conftest import Watch, open_page
 from tests.processes import ServiceProcess, token_headers
 from tests.rules.rounds import ANN, BOB

@@ -14,10 +14,10 @@ from typing import Any, Final
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from events.game import Outcome
-from events.ruleset import BONUS_THRESHOLDS, CATEGORY_LABELS, Ruleset
-from service.rules.cards import RANKS, SUITS
-from service.rules.state import Phase, Table
+from russian_poker.events.game import Outcome
+from russian_poker.events.ruleset import BONUS_THRESHOLDS, CATEGORY_LABELS, Ruleset
+from russian_poker.service.rules.cards import RANKS, SUITS
+from russian_poker.service.rules.state import Phase, Table
 from tests.client.conftest import open_page
 from tests.client.people import Operator, Person, player_token, seat_at
 from tests.processes import ServiceProcess

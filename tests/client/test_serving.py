@@ -14,7 +14,7 @@ from typing import Final
 import httpx
 import pytest
 
-from service.client.routes import CONTENT_SECURITY_POLICY, WEB
+from russian_poker.service.client.routes import CONTENT_SECURITY_POLICY, WEB
 from tests.processes import ServiceProcess
 
 ROOT: Final = Path(__file__).parents[2]
@@ -73,9 +73,17 @@ async def test_nothing_outside_the_client_is_served(
 
 def test_the_package_data_names_every_file_of_the_client() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    patterns = project["tool"]["setuptools"]["package-data"]["service.client"]
+    data = project["tool"]["setuptools"]["package-data"]
+    prefix = "russian_poker.service.client.web"
     files = {p for p in WEB.rglob("*") if p.is_file()}
-    # Path.glob's `*` stays within one directory, as setuptools' does.
-    packaged = {p for pattern in patterns for p in WEB.parent.glob(pattern)}
+    # Each data directory is a package; Path.glob's `*` stays within one directory, as
+    # setuptools' does.
+    packaged = {
+        p
+        for package, patterns in data.items()
+        if package == prefix or package.startswith(prefix + ".")
+        for pattern in patterns
+        for p in WEB.joinpath(*package.removeprefix(prefix).split(".")).glob(pattern)
+    }
     assert files and packaged <= files
     assert not files - packaged, f"not in the wheel: {sorted(map(str, files - packaged))}"

@@ -18,8 +18,8 @@ import click
 import yaml
 from dockerfile_parse import DockerfileParser
 
-from service.cli import main as cli
-from service.settings import _VARIABLES
+from russian_poker.service.cli import main as cli
+from russian_poker.service.settings import _VARIABLES
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -63,8 +63,8 @@ def openapi_get_paths() -> frozenset[str]:
 @cache
 def app_routes() -> frozenset[str]:
     """Every path the app routes, including those left out of the OpenAPI (``/metrics``)."""
-    from service.app import create_app
-    from service.settings import Settings
+    from russian_poker.service.app import create_app
+    from russian_poker.service.settings import Settings
 
     app = create_app(Settings(jwt_secret="deploy-tests-only-" + "x" * 32))
     return frozenset(re.sub(r"\{(\w+):\w+\}", r"{\1}", route.path) for route in app.routes)
@@ -74,7 +74,11 @@ def app_routes() -> frozenset[str]:
 def console_script() -> str:
     """The name of the project's CLI (``[project.scripts]``) that runs ``service.cli:main``."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    names = [name for name, target in project["scripts"].items() if target == "service.cli:main"]
+    names = [
+        name
+        for name, target in project["scripts"].items()
+        if target == "russian_poker.service.cli:main"
+    ]
     assert len(names) == 1, project["scripts"]
     return names[0]
 

@@ -9,8 +9,8 @@ from typing import Any
 import yaml
 from prometheus_client import REGISTRY
 
-import service.observability
-import service.reports.monitor  # registers the RTP gauges
+import russian_poker.service.reports.monitor  # noqa: F401  (registers the RTP gauges)
+from russian_poker.service import observability
 from tests.deploy.facts import DEPLOY
 
 ALERTS = DEPLOY / "prometheus" / "alerts.yaml"
@@ -28,7 +28,7 @@ def exported() -> set[str]:
 
 
 def test_every_alert_rule_is_complete_and_names_exported_metrics() -> None:
-    assert service.observability.COMMANDS is not None
+    assert observability.COMMANDS is not None
     document: dict[str, Any] = yaml.safe_load(ALERTS.read_text())
     rules = [rule for group in document["groups"] for rule in group["rules"]]
     assert {r["alert"] for r in rules} >= {"RussianPokerRtpOutsideBand"}

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import jsonschema
 import pytest
 
-from service.settings import load_settings
+from russian_poker.service.settings import load_settings
 from tests.deploy.facts import (
     COMPOSE,
     DEPLOY,

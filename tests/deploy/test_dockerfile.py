@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 import pytest
 from click.testing import CliRunner
 
-from service.cli import main as cli
-from service.settings import ConfigurationError, load_settings
+from russian_poker.service.cli import main as cli
+from russian_poker.service.settings import ConfigurationError, load_settings
 from tests.deploy.facts import (
     DOCKERFILE,
     ROOT,
@@ -91,8 +91,9 @@ def test_the_service_imports_without_pgserver() -> None:
     """Dropping pgserver is safe: nothing imports it unless DATABASE_URL is missing."""
     code = (
         "import sys; sys.modules['pgserver'] = None\n"
-        "import service.cli, service.app, service.database, events, projections\n"
-        "from service.app import create_app\n"
+        "import russian_poker.service.cli, russian_poker.service.app\n"
+        "import russian_poker.service.database, russian_poker.events, russian_poker.projections\n"
+        "from russian_poker.service.app import create_app\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=60)
 

@@ -10,7 +10,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from service.settings import ConfigurationError, load_settings
+from russian_poker.service.settings import ConfigurationError, load_settings
 from tests.deploy.facts import (
     K8S,
     app_routes,

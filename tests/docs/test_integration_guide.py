@@ -29,13 +29,13 @@ import msgspec
 import pytest
 from prometheus_client import REGISTRY
 
-from service.app.catalogue import CATALOGUE
-from service.reference_wallet.faults import BROKEN_MODES, FAULT_MODES
-from service.settings import _VARIABLES
-from service.wallet.bets import REFUSED_STATUSES
-from service.wallet.conformance import SCENARIOS
-from service.wallet.credits import CREDIT_REASON
-from service.wallet.protocol import (
+from russian_poker.service.app.catalogue import CATALOGUE
+from russian_poker.service.reference_wallet.faults import BROKEN_MODES, FAULT_MODES
+from russian_poker.service.settings import _VARIABLES
+from russian_poker.service.wallet.bets import REFUSED_STATUSES
+from russian_poker.service.wallet.conformance import SCENARIOS
+from russian_poker.service.wallet.credits import CREDIT_REASON
+from russian_poker.service.wallet.protocol import (
     DEBIT_REASONS,
     Answer,
     BalanceCall,
@@ -44,7 +44,7 @@ from service.wallet.protocol import (
     Status,
     WinCall,
 )
-from service.wallet.signing import sign, verify
+from russian_poker.service.wallet.signing import sign, verify
 
 ROOT: Final = Path(__file__).parents[2]
 GUIDE: Final = (ROOT / "docs" / "integration.md").read_text()
@@ -195,7 +195,7 @@ def test_every_problem_type_named_exists_with_the_status_given() -> None:
 def test_every_setting_and_metric_named_exists() -> None:
     settings = set(re.findall(r"\bRUSSIAN_POKER_[A-Z_]+\b", GUIDE))
     assert settings - set(_VARIABLES) == set(), settings - set(_VARIABLES)
-    import service.observability  # noqa: F401  (registers the metrics)
+    import russian_poker.service.observability  # noqa: F401  (registers the metrics)
 
     # A counter is collected under its name without ``_total``, which exposition adds.
     registered = {

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.commands import Actor, Deal, Exchange, Fold, PlaceAnte, SitDown
-from events.game import CardsDealt, CardsExchanged, RoundSettled
+from russian_poker.events.commands import Actor, Deal, Exchange, Fold, PlaceAnte, SitDown
+from russian_poker.events.game import CardsDealt, CardsExchanged, RoundSettled
 from tests.fairness import spec
 from tests.rules.scenario import Scenario
 

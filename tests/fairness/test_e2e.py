@@ -14,9 +14,9 @@ from typing import Any, cast
 import msgspec
 from click.testing import CliRunner, Result
 
-from service.cli import main
-from service.fairness.check import check_proof
-from service.fairness.proof import RoundProof
+from russian_poker.service.cli import main
+from russian_poker.service.fairness.check import check_proof
+from russian_poker.service.fairness.proof import RoundProof
 from tests.api.conftest import bearer
 from tests.api.e2e import Harness, harness
 from tests.fairness import spec

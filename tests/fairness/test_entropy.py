@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from events.codec import Event
-from events.commands import CancelBets, Deal, Fold, PlaceAnte, RepeatBets, StackDeck
-from events.game import AntePlaced, CardsDealt, RoundSettled
-from projections.views import Viewer, table_view
-from service.rules.deck import commitment, shuffled
-from service.rules.entropy import (
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import CancelBets, Deal, Fold, PlaceAnte, RepeatBets, StackDeck
+from russian_poker.events.game import AntePlaced, CardsDealt, RoundSettled
+from russian_poker.projections.views import Viewer, table_view
+from russian_poker.service.rules.deck import commitment, shuffled
+from russian_poker.service.rules.entropy import (
     CLIENT_SEED_MAX,
     client_seed_problem,
     dealing_deck,

@@ -7,8 +7,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from events.codec import Event
-from events.commands import (
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
     BuyCard,
     ChangeRuleset,
     CloseTable,
@@ -19,12 +19,12 @@ from events.commands import (
     Play,
     RequestDealerExchange,
 )
-from events.game import CardsDealt
-from events.wallet import WalletEvent
-from service.fairness.check import check_proof
-from service.fairness.proof import RoundProof, proof_from_events
-from service.rules.entropy import deck_key
-from service.rules.hands import evaluate, qualifies
+from russian_poker.events.game import CardsDealt
+from russian_poker.events.wallet import WalletEvent
+from russian_poker.service.fairness.check import check_proof
+from russian_poker.service.fairness.proof import RoundProof, proof_from_events
+from russian_poker.service.rules.entropy import deck_key
+from russian_poker.service.rules.hands import evaluate, qualifies
 from tests.rules.rounds import ANN, BOB
 from tests.rules.scenario import OPERATOR, SEED, Scenario
 

@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from service.cli import main
-from service.fairness.vectors import VECTORS_PATH, build_vectors, check_vectors
+from russian_poker.service.cli import main
+from russian_poker.service.fairness.vectors import VECTORS_PATH, build_vectors, check_vectors
 from tests.fairness import spec
 
 VECTORS: dict[str, Any] = json.loads(VECTORS_PATH.read_text())
 
 
 def test_the_file_is_what_the_code_makes() -> None:
-    # Stale? python -m service.fairness.vectors
+    # Stale? python -m russian_poker.service.fairness.vectors
     assert build_vectors() == VECTORS
     assert check_vectors(VECTORS) == []
 

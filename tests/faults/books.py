@@ -24,10 +24,10 @@ from typing import Final
 
 import asyncpg
 
-from events.streams import table_stream
-from projections.rebuild import NAMES, rebuild
-from service.audit.reconcile import reconcile
-from service.audit.replay import select_rounds, verify_rounds
+from russian_poker.events.streams import table_stream
+from russian_poker.projections.rebuild import NAMES, rebuild
+from russian_poker.service.audit.reconcile import reconcile
+from russian_poker.service.audit.replay import select_rounds, verify_rounds
 from tests.faults.load import Journal, Watcher
 from tests.processes import eventually
 

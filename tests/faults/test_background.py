@@ -17,10 +17,10 @@ import asyncpg
 from litestar import Litestar, get
 from litestar.testing import AsyncTestClient
 
-from projections.runner import ProjectionRunner
-from service.app.problems import problem_details_plugin
-from service.clock import Clock
-from service.live import LiveHub
+from russian_poker.projections.runner import ProjectionRunner
+from russian_poker.service.app.problems import problem_details_plugin
+from russian_poker.service.clock import Clock
+from russian_poker.service.live import LiveHub
 
 GONE: list[BaseException] = [
     asyncpg.InterfaceError("cannot call Transaction.__aexit__(): the connection is closed"),

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.app import create_app
+from russian_poker.service.app import create_app
 from tests.api.conftest import fresh_settings
 from tests.api.live_server import serving
 from tests.operators.casino import Casino

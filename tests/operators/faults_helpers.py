@@ -19,7 +19,7 @@ from typing import Any, Final, NamedTuple
 import asyncpg
 import httpx
 
-from service.app import create_app
+from russian_poker.service.app import create_app
 from tests.api.conftest import fresh_settings
 from tests.api.live_server import serving
 from tests.operators.casino import Casino, Player

@@ -11,7 +11,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from service.app.auth import mint_token
+from russian_poker.service.app.auth import mint_token
 
 __all__ = [
     "Player",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from service.clock import Clock
+from russian_poker.service.clock import Clock
 from tests.operators.casino import Casino
 from tests.operators.test_reconcile_operator import reconcile, write_lines
 from tests.rules.scenario import deck_for

@@ -23,9 +23,9 @@ from typing import Any, Final
 import httpx
 import pytest
 
-from service.wallet.port import UnknownOutcome
-from service.wallet.protocol import BetCall
-from service.wallet.seamless import SeamlessWallet
+from russian_poker.service.wallet.port import UnknownOutcome
+from russian_poker.service.wallet.protocol import BetCall
+from russian_poker.service.wallet.seamless import SeamlessWallet
 from tests.operators.processes import Deployment, Player, deployment
 from tests.processes import eventually
 from tests.rules.scenario import deck_for

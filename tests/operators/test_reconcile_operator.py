@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from service.wallet.reconcile import (
+from russian_poker.service.wallet.reconcile import (
     ExportError,
     OurTransaction,
     TheirTransaction,

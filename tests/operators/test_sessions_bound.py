@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from service.app.auth import mint_token
+from russian_poker.service.app.auth import mint_token
 from tests.api.conftest import SECRET
 from tests.operators.casino import Casino, Player, staff
 from tests.rules.scenario import deck_for

@@ -15,7 +15,7 @@ import httpx
 import msgspec
 import pytest
 
-from service.wallet.signing import HEADER, WINDOW_S, sign
+from russian_poker.service.wallet.signing import HEADER, WINDOW_S, sign
 from tests.operators.casino import Casino
 from tests.rules.scenario import deck_for
 from tests.wallet.calls import bet_call

@@ -19,7 +19,7 @@ import itertools
 from collections import Counter, defaultdict
 from typing import Any, Final
 
-from service.audit.reconcile import reconcile
+from russian_poker.service.audit.reconcile import reconcile
 from tests.races.conftest import OPERATOR, Pair, Sent, player
 
 ANTE: Final = 100

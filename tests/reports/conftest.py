@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from service.app import create_app
+from russian_poker.service.app import create_app
 from tests.api.conftest import fresh_settings
 from tests.api.e2e import Harness
 from tests.api.live_server import serving

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from service.reports.export import CSV_COLUMNS, manifest_digest
-from service.software import installed
+from russian_poker.service.reports.export import CSV_COLUMNS, manifest_digest
+from russian_poker.service.software import installed
 from tests.api.conftest import bearer
 from tests.api.e2e import Harness, deck_for
 from tests.processes import eventually

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from service.reports.monitor import refresh_rtp
-from service.reports.rtp import MIN_ROUNDS, Sums, estimate
-from service.reports.theory import TheoryCache, bonus_rtp
-from service.rules.presets import make_ruleset
+from russian_poker.service.reports.monitor import refresh_rtp
+from russian_poker.service.reports.rtp import MIN_ROUNDS, Sums, estimate
+from russian_poker.service.reports.theory import TheoryCache, bonus_rtp
+from russian_poker.service.rules.presets import make_ruleset
 from tests.api.conftest import bearer
 from tests.api.e2e import Harness, deck_for
 from tests.processes import eventually

@@ -12,8 +12,15 @@ import httpx
 import msgspec
 from click.testing import CliRunner
 
-from service.cli import main
-from service.software import PACKAGES, code_files, installed, installed_base, listing, manifest
+from russian_poker.service.cli import main
+from russian_poker.service.software import (
+    PACKAGES,
+    code_files,
+    installed,
+    installed_base,
+    listing,
+    manifest,
+)
 from tests.api.conftest import api, bearer
 
 __all__ = ["api"]

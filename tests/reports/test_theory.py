@@ -7,10 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from service.reports.theory import PRESET_MAIN, SIMULATION_SEED, TheoryCache, compute
-from service.rules.presets import make_ruleset
-from service.simulation.runner import Plan, simulate
-from service.simulation.stats import summarise
+from russian_poker.service.reports.theory import PRESET_MAIN, SIMULATION_SEED, TheoryCache, compute
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.simulation.runner import Plan, simulate
+from russian_poker.service.simulation.stats import summarise
 
 
 @pytest.mark.parametrize("preset", sorted(PRESET_MAIN))

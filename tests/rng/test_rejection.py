@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from service.rules.deck import _below
+from russian_poker.service.rules.deck import _below
 
 SPACE = 1 << 32
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from service.cli import main
-from service.rng.certify import certify
+from russian_poker.service.cli import main
+from russian_poker.service.rng.certify import certify
 
 SMALL = 10_000
 

@@ -9,8 +9,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from events.commands import Actor, Command, Deal, PlaceAnte
-from events.game import (
+from russian_poker.events.commands import Actor, Command, Deal, PlaceAnte
+from russian_poker.events.game import (
     AntePlaced,
     BetsCancelled,
     BonusSettled,
@@ -20,8 +20,8 @@ from events.game import (
     RoundSettled,
     SixthCardBought,
 )
-from events.wallet import WalletCredited, WalletDebited
-from service.rules.errors import RuleViolation
+from russian_poker.events.wallet import WalletCredited, WalletDebited
+from russian_poker.service.rules.errors import RuleViolation
 from tests.rules.scenario import Scenario, deck_for, player, same
 
 __all__ = [

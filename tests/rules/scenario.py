@@ -11,16 +11,16 @@ from typing import Any
 
 import msgspec
 
-from events.codec import Event
-from events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable
-from events.ruleset import Ruleset
-from events.wallet import WalletCredited, WalletDebited, WalletEvent
-from service.rules.decide import decide
-from service.rules.evolve import fold
-from service.rules.funds import check_funds
-from service.rules.presets import make_ruleset
-from service.rules.state import Table
-from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.events.wallet import WalletCredited, WalletDebited, WalletEvent
+from russian_poker.service.rules.decide import decide
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.funds import check_funds
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.rules.state import Table
+from russian_poker.service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet
 
 OPERATOR = Actor(role="operator", id="operator")
 SEED = bytes(range(32))
@@ -89,7 +89,7 @@ class Scenario:
         return self.run(OpenRound(seed=seed, deck=tuple(deck)), SYSTEM)
 
     def sit(self, *names: str) -> None:
-        from events.commands import SitDown
+        from russian_poker.events.commands import SitDown
 
         for name in names:
             self.run(SitDown(), player(name))

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules.cards import FULL_DECK
-from service.rules.combinations import Combination, bet_multiplier, paid_combinations
-from service.rules.hands import Category, evaluate
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.rules.combinations import Combination, bet_multiplier, paid_combinations
+from russian_poker.service.rules.hands import Category, evaluate
 
 PAYTABLE: Mapping[Category, int] = {
     Category.AK: 1,

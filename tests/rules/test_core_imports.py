@@ -29,8 +29,12 @@ FORBIDDEN = {
     "logging",
     "structlog",
     "threading",
-    "service.app",
-    "service.handling",
+    "russian_poker.service.app",
+    "russian_poker.service.handling",
+    "russian_poker.projections",
+    # the folders' own names, outside the namespace
+    "service",
+    "events",
     "projections",
 }
 

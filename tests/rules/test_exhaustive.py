@@ -25,8 +25,8 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from service.rules.cards import FULL_DECK, RANKS, SUITS
-from service.rules.hands import Category, evaluate, qualifies
+from russian_poker.service.rules.cards import FULL_DECK, RANKS, SUITS
+from russian_poker.service.rules.hands import Category, evaluate, qualifies
 
 TOTAL_HANDS = 2_598_960
 EXPECTED = {

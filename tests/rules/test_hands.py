@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules.cards import FULL_DECK, RANKS, SUITS
-from service.rules.hands import Category, Hand, evaluate, qualifies
+from russian_poker.service.rules.cards import FULL_DECK, RANKS, SUITS
+from russian_poker.service.rules.hands import Category, Hand, evaluate, qualifies
 
 
 def hand(text: str) -> Hand:

@@ -27,8 +27,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from events.codec import Event
-from events.commands import (
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
     SYSTEM,
     BuyCard,
     Command,
@@ -42,7 +42,7 @@ from events.commands import (
     Play,
     RequestDealerExchange,
 )
-from events.game import (
+from russian_poker.events.game import (
     BonusSettled,
     BoxPlayed,
     BoxSettled,
@@ -52,9 +52,9 @@ from events.game import (
     DealerRevealed,
     SixthCardBought,
 )
-from events.ruleset import Ruleset
-from events.wallet import WalletCredited
-from service.rules.errors import RuleViolation
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.events.wallet import WalletCredited
+from russian_poker.service.rules.errors import RuleViolation
 from tests.rules.oracle import payout
 from tests.rules.oracle.deck import Undealt
 from tests.rules.oracle.hands import (

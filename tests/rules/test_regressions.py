@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from events.commands import BuyCard, Deal, Exchange, PlaceAnte, Play, RequestDealerExchange
-from events.game import BoxSettled, DealerCardReplaced, RoundSettled
-from service.rules.cards import FULL_DECK
-from service.rules.presets import RulesetError, make_ruleset
+from russian_poker.events.commands import (
+    BuyCard,
+    Deal,
+    Exchange,
+    PlaceAnte,
+    Play,
+    RequestDealerExchange,
+)
+from russian_poker.events.game import BoxSettled, DealerCardReplaced, RoundSettled
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.rules.presets import RulesetError, make_ruleset
 from tests.rules.scenario import Scenario, deck_for, player
 
 # -- a round must fit in one 52-card deck -----------------------------------------------------

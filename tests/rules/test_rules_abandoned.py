@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from events.commands import (
+from russian_poker.events.commands import (
     BuyCard,
     CompleteAbandonedRound,
     Deal,
@@ -25,7 +25,7 @@ from events.commands import (
     RequestDealerExchange,
     SitDown,
 )
-from events.game import (
+from russian_poker.events.game import (
     BetsCancelled,
     BoxFolded,
     BoxSettled,
@@ -35,10 +35,10 @@ from events.game import (
     RoundAbandoned,
     RoundSettled,
 )
-from events.ruleset import ABANDONED_MAX_S, ABANDONED_MIN_S
-from events.wallet import WalletCredited
-from service.rules.presets import RulesetError, make_ruleset
-from service.rules.timers import pending_timers
+from russian_poker.events.ruleset import ABANDONED_MAX_S, ABANDONED_MIN_S
+from russian_poker.events.wallet import WalletCredited
+from russian_poker.service.rules.presets import RulesetError, make_ruleset
+from russian_poker.service.rules.timers import pending_timers
 from tests.rules.rounds import ANN, BOB, START, books, deck_for, refused, settled, table
 from tests.rules.scenario import OPERATOR, SYSTEM, Scenario, player
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from events.commands import (
+from russian_poker.events.commands import (
     BuyCard,
     Deal,
     Exchange,
@@ -13,7 +13,7 @@ from events.commands import (
     PlaceAnte,
     Play,
 )
-from events.game import (
+from russian_poker.events.game import (
     AntePlaced,
     BonusSettled,
     BoxPlayed,
@@ -22,9 +22,9 @@ from events.game import (
     RoundOpened,
     RoundSettled,
 )
-from events.wallet import WalletCredited
-from service.rules.cards import FULL_DECK
-from service.rules.deck import shuffled
+from russian_poker.events.wallet import WalletCredited
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.rules.deck import shuffled
 from tests.rules.rounds import (
     ANN,
     BOB,

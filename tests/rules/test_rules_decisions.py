@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from events.commands import (
+from russian_poker.events.commands import (
     BuyCard,
     Deal,
     DecisionTimeUp,
@@ -16,9 +16,9 @@ from events.commands import (
     Play,
     RequestDealerExchange,
 )
-from events.game import BoxFolded, BoxPlayed, CardsExchanged, SixthCardBought
-from events.wallet import WalletDebited
-from service.rules.deck import stacked
+from russian_poker.events.game import BoxFolded, BoxPlayed, CardsExchanged, SixthCardBought
+from russian_poker.events.wallet import WalletDebited
+from russian_poker.service.rules.deck import stacked
 from tests.rules.rounds import (
     ANN,
     BOB,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from events.commands import BuyCard, Deal, PlaceAnte, Play
-from events.game import CardsDealt, DealerRevealed, PaidCombination, SixthCardBought
-from service.rules.deck import shuffled
+from russian_poker.events.commands import BuyCard, Deal, PlaceAnte, Play
+from russian_poker.events.game import CardsDealt, DealerRevealed, PaidCombination, SixthCardBought
+from russian_poker.service.rules.deck import shuffled
 from tests.rules.rounds import ANN, START, books, settled, single_box, table
 from tests.rules.scenario import Scenario
 

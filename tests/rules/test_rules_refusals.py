@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from events.commands import (
+from russian_poker.events.commands import (
     Actor,
     BettingTimeUp,
     BuyCard,
@@ -34,12 +34,12 @@ from events.commands import (
     SitDown,
     StackDeck,
 )
-from events.game import BetsCancelled, RoundSettled, TableClosed
-from events.wallet import WalletCredited
-from service.rules.decide import decide
-from service.rules.errors import REFUSALS, RuleViolation
-from service.rules.state import Table
-from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet
+from russian_poker.events.game import BetsCancelled, RoundSettled, TableClosed
+from russian_poker.events.wallet import WalletCredited
+from russian_poker.service.rules.decide import decide
+from russian_poker.service.rules.errors import REFUSALS, RuleViolation
+from russian_poker.service.rules.state import Table
+from russian_poker.service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet
 from tests.rules.rounds import (
     ANN,
     BOB,

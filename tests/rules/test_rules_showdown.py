@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from events.commands import (
+from russian_poker.events.commands import (
     Deal,
     DecisionTimeUp,
     DeclineDealerExchange,
@@ -17,7 +17,7 @@ from events.commands import (
     Play,
     RequestDealerExchange,
 )
-from events.game import (
+from russian_poker.events.game import (
     BoxSettled,
     DealerCardReplaced,
     DealerExchangeDeclined,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from events.commands import (
+from russian_poker.events.commands import (
     BettingTimeUp,
     BuyCard,
     CancelBets,
@@ -19,15 +19,15 @@ from events.commands import (
     RepeatBets,
     SitDown,
 )
-from events.game import (
+from russian_poker.events.game import (
     AntePlaced,
     CardsDealt,
     DealRequested,
     PlayerLeft,
 )
-from events.wallet import WalletCredited, WalletDebited
-from service.rules.presets import RulesetError, make_ruleset
-from service.rules.state import Table
+from russian_poker.events.wallet import WalletCredited, WalletDebited
+from russian_poker.service.rules.presets import RulesetError, make_ruleset
+from russian_poker.service.rules.state import Table
 from tests.rules.rounds import (
     ANN,
     BOB,

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from events.commands import Actor, OpenTable, SitDown
-from service.rules.decide import decide
-from service.rules.errors import RuleViolation
-from service.rules.evolve import fold
-from service.rules.presets import make_ruleset
-from service.rules.state import Table
+from russian_poker.events.commands import Actor, OpenTable, SitDown
+from russian_poker.service.rules.decide import decide
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.rules.state import Table
 
 OPERATOR = Actor(role="operator", id="staff")
 

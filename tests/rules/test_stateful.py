@@ -40,8 +40,8 @@ from hypothesis import HealthCheck, assume, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from events.codec import Event, decode_event, encode_event
-from events.commands import (
+from russian_poker.events.codec import Event, decode_event, encode_event
+from russian_poker.events.commands import (
     SYSTEM,
     Actor,
     BettingTimeUp,
@@ -66,7 +66,7 @@ from events.commands import (
     RequestDealerExchange,
     SitDown,
 )
-from events.game import (
+from russian_poker.events.game import (
     AntePlaced,
     BetsCancelled,
     BonusSettled,
@@ -85,23 +85,23 @@ from events.game import (
     SixthCardBought,
     TableOpened,
 )
-from events.ruleset import BONUS_THRESHOLDS, CATEGORY_LABELS, Ruleset
-from events.wallet import (
+from russian_poker.events.ruleset import BONUS_THRESHOLDS, CATEGORY_LABELS, Ruleset
+from russian_poker.events.wallet import (
     FundsDeposited,
     FundsWithdrawn,
     WalletCredited,
     WalletDebited,
     WalletEvent,
 )
-from service.rules.cards import FULL_DECK, RANKS, SUITS
-from service.rules.deck import shuffled, stacked
-from service.rules.errors import RuleViolation
-from service.rules.evolve import evolve
-from service.rules.hands import evaluate, qualifies
-from service.rules.payouts import insurance_range, paid_for
-from service.rules.presets import PRESETS, RulesetError, make_ruleset
-from service.rules.state import Table
-from service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet
+from russian_poker.service.rules.cards import FULL_DECK, RANKS, SUITS
+from russian_poker.service.rules.deck import shuffled, stacked
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.evolve import evolve
+from russian_poker.service.rules.hands import evaluate, qualifies
+from russian_poker.service.rules.payouts import insurance_range, paid_for
+from russian_poker.service.rules.presets import PRESETS, RulesetError, make_ruleset
+from russian_poker.service.rules.state import Table
+from russian_poker.service.rules.wallets import Wallet, deposit, fold_wallet, open_wallet
 from tests.rules.scenario import OPERATOR, Scenario
 
 OBSERVER = Actor(role="player", id="observer")

@@ -14,9 +14,9 @@ import httpx
 import pytest
 from litestar import Litestar
 
-from events.pool import create_pool
-from service.app import create_app
-from service.settings import Settings
+from russian_poker.events.pool import create_pool
+from russian_poker.service.app import create_app
+from russian_poker.service.settings import Settings
 from tests.api.conftest import SECRET, bearer
 from tests.api.live_server import serving
 from tests.rules.scenario import deck_for

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from litestar.testing import AsyncTestClient
 
-from events.pool import create_pool
-from service.app import create_app
-from service.chain.keys import private_key_for
-from service.settings import ConfigurationError, load_settings
+from russian_poker.events.pool import create_pool
+from russian_poker.service.app import create_app
+from russian_poker.service.chain.keys import private_key_for
+from russian_poker.service.settings import ConfigurationError, load_settings
 from tests.api.conftest import SECRET, bearer
 from tests.rules.scenario import deck_for
 from tests.security.conftest import fresh_database, settings_for

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 from litestar.testing import AsyncTestClient
 
-from events.pool import create_pool
-from service.app import create_app
-from service.app.auth import mint_token
+from russian_poker.events.pool import create_pool
+from russian_poker.service.app import create_app
+from russian_poker.service.app.auth import mint_token
 from tests.api.conftest import SECRET, bearer
 from tests.security.conftest import fresh_database, settings_for
 

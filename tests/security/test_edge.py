@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from service.app import create_app
+from russian_poker.service.app import create_app
 from tests.api.conftest import bearer
 from tests.api.live_server import serving
 from tests.security.conftest import OPERATOR, Server, fresh_database, make_world, settings_for

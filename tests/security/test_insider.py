@@ -7,9 +7,9 @@ from typing import Any
 
 import httpx
 
-from events.pool import create_pool
-from service.app import create_app
-from service.chain.keys import signing_key
+from russian_poker.events.pool import create_pool
+from russian_poker.service.app import create_app
+from russian_poker.service.chain.keys import signing_key
 from tests.api.conftest import SECRET, bearer
 from tests.api.live_server import serving
 from tests.security.conftest import fresh_database, make_world, settings_for

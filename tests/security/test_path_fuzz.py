@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar import Litestar
 
-import service
-from service.app import create_app
+import russian_poker.service.app
+from russian_poker.service.app import create_app
 from tests.api.conftest import bearer
 from tests.api.live_server import serving
 from tests.security.conftest import fresh_database, make_world, settings_for
@@ -68,7 +68,7 @@ QUERY_VALUE: Final = st.one_of(
     st.sampled_from(NASTY),
     st.integers(min_value=-(2**80), max_value=2**80).map(str),
 )
-SOURCE: Final = str(Path(service.__file__).parent.parent)
+SOURCE: Final = str(Path(russian_poker.service.app.__file__).parents[2])
 
 
 def templates(app: Litestar) -> list[tuple[str, str]]:

@@ -29,8 +29,8 @@ import httpx
 import pytest
 from litestar import Litestar, get
 
-from service.app import create_app
-from service.app.policy import check_policies, policy_of
+from russian_poker.service.app import create_app
+from russian_poker.service.app.policy import check_policies, policy_of
 from tests.api.conftest import bearer
 from tests.api.live_server import serving
 from tests.processes import eventually

@@ -15,8 +15,8 @@ from typing import Any, Final
 import jwt
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
-from service.app.auth import AUDIENCE, ISSUER, key_id
+from russian_poker.service.app import create_app
+from russian_poker.service.app.auth import AUDIENCE, ISSUER, key_id
 from tests.api.conftest import SECRET, bearer
 from tests.security.conftest import fresh_database, settings_for
 

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from events.pool import create_pool
-from service.handling import CommandHandler, WalletHandler
+from russian_poker.events.pool import create_pool
+from russian_poker.service.handling import CommandHandler, WalletHandler
 
 
 async def truncate_everything(pool: asyncpg.Pool[asyncpg.Record]) -> None:

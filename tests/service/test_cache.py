@@ -17,15 +17,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from prometheus_client import REGISTRY
 
-from events.commands import Actor, CancelBets, OpenTable, PlaceAnte, SitDown
-from events.store import stream_version
-from projections import tables
-from service.audit.reconcile import reconcile
-from service.cache import CommittedCache
-from service.handling import CommandHandler, WalletHandler
-from service.rules.errors import RuleViolation
-from service.rules.presets import make_ruleset
-from service.settings import ConfigurationError, load_settings
+from russian_poker.events.commands import Actor, CancelBets, OpenTable, PlaceAnte, SitDown
+from russian_poker.events.store import stream_version
+from russian_poker.projections import tables
+from russian_poker.service.audit.reconcile import reconcile
+from russian_poker.service.cache import CommittedCache
+from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.settings import ConfigurationError, load_settings
 from tests.audit.bots import OPERATOR, START_BALANCE, default_plans, fund_players, play_tables
 from tests.service.conftest import truncate_everything
 

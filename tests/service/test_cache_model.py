@@ -15,12 +15,12 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.records import RecordedEvent
-from events.wallet import WalletCredited, WalletDebited, WalletEvent
-from projections.wallets import HeldWallet
-from service.cache import CommittedCache
-from service.rules.state import Table
-from service.rules.wallets import Wallet
+from russian_poker.events.records import RecordedEvent
+from russian_poker.events.wallet import WalletCredited, WalletDebited, WalletEvent
+from russian_poker.projections.wallets import HeldWallet
+from russian_poker.service.cache import CommittedCache
+from russian_poker.service.rules.state import Table
+from russian_poker.service.rules.wallets import Wallet
 
 WALLETS = ("a", "b", "c")
 

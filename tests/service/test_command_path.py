@@ -7,10 +7,15 @@ import asyncio
 import asyncpg
 import pytest
 
-from events.commands import Actor, Deal, OpenTable, PlaceAnte, SitDown
-from service.handling import CommandHandler, TransferMismatch, VersionMismatch, WalletHandler
-from service.rules.errors import RuleViolation
-from service.rules.presets import make_ruleset
+from russian_poker.events.commands import Actor, Deal, OpenTable, PlaceAnte, SitDown
+from russian_poker.service.handling import (
+    CommandHandler,
+    TransferMismatch,
+    VersionMismatch,
+    WalletHandler,
+)
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.presets import make_ruleset
 from tests.rules.scenario import deck_for
 
 OPERATOR = Actor(role="operator", id="op")

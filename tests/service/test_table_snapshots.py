@@ -7,15 +7,15 @@ from typing import Any
 
 import asyncpg
 
-from events.codec import decode_event
-from events.commands import Actor, Command
-from events.store import read_stream
-from events.streams import table_stream
-from projections import tables
-from projections.rebuild import rebuild
-from service.handling import CommandHandler, CommandResult, WalletHandler
-from service.rules.evolve import fold
-from service.rules.state import Table
+from russian_poker.events.codec import decode_event
+from russian_poker.events.commands import Actor, Command
+from russian_poker.events.store import read_stream
+from russian_poker.events.streams import table_stream
+from russian_poker.projections import tables
+from russian_poker.projections.rebuild import rebuild
+from russian_poker.service.handling import CommandHandler, CommandResult, WalletHandler
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.state import Table
 from tests.audit.bots import default_plans, fund_players, play_tables
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from events.codec import Event
-from events.commands import (
+from russian_poker.events.codec import Event
+from russian_poker.events.commands import (
     SYSTEM,
     Actor,
     BuyCard,
@@ -30,17 +30,23 @@ from events.commands import (
     RequestDealerExchange,
     SitDown,
 )
-from events.game import BonusSettled, BoxPlayed, BoxSettled, CardsExchanged, SixthCardBought
-from events.ruleset import CATEGORY_LABELS, Ruleset
-from service.rules.decide import decide
-from service.rules.deck import Deck, shuffled
-from service.rules.evolve import fold
-from service.rules.hands import evaluate
-from service.rules.state import Table
-from service.simulation.actions import EXCHANGE, FOLD, SIXTH, Action, Strategy
-from service.simulation.engine import OUTCOMES, RoundResult
-from service.simulation.game import Game
-from service.simulation.lookup import CARD_INDEX, card_ints, card_texts
+from russian_poker.events.game import (
+    BonusSettled,
+    BoxPlayed,
+    BoxSettled,
+    CardsExchanged,
+    SixthCardBought,
+)
+from russian_poker.events.ruleset import CATEGORY_LABELS, Ruleset
+from russian_poker.service.rules.decide import decide
+from russian_poker.service.rules.deck import Deck, shuffled
+from russian_poker.service.rules.evolve import fold
+from russian_poker.service.rules.hands import evaluate
+from russian_poker.service.rules.state import Table
+from russian_poker.service.simulation.actions import EXCHANGE, FOLD, SIXTH, Action, Strategy
+from russian_poker.service.simulation.engine import OUTCOMES, RoundResult
+from russian_poker.service.simulation.game import Game
+from russian_poker.service.simulation.lookup import CARD_INDEX, card_ints, card_texts
 
 OPERATOR = Actor(role="operator", id="operator")
 ANN = Actor(role="player", id="ann")

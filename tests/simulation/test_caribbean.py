@@ -1,9 +1,9 @@
 """With the ``oasis`` preset and no draws the game is Caribbean Stud, and the simulator
 reproduces its exact house edges within its 95% confidence interval.
 
-The exact figures come from ``python -m service.simulation.exact``: a complete enumeration
-of all 2,598,960 × 1,533,939 = 3,986,646,103,440 (player, dealer) deals. Its total losses
-are exactly one fifth of those Wizard of Odds publishes for Caribbean Stud (their count
+The exact figures come from ``python -m russian_poker.service.simulation.exact``: a complete
+enumeration of all 2,598,960 × 1,533,939 = 3,986,646,103,440 (player, dealer) deals. Its total
+losses are exactly one fifth of those Wizard of Odds publishes for Caribbean Stud (their count
 also chooses which dealer card is the upcard, 19,933,230,517,200 deals): raise always
 3,310,360,338,060 (16.607%), AK or better 1,132,600,203,540 (5.682%), pair or better
 1,090,272,101,460 (5.470%).
@@ -16,10 +16,10 @@ from typing import Final
 
 import pytest
 
-from events.ruleset import DEFAULT_BET_PAYTABLE
-from service.rules.presets import make_ruleset
-from service.simulation.runner import Plan, simulate
-from service.simulation.stats import summarise
+from russian_poker.events.ruleset import DEFAULT_BET_PAYTABLE
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.simulation.runner import Plan, simulate
+from russian_poker.service.simulation.stats import summarise
 
 DEALS: Final = 2_598_960 * 1_533_939
 WIZARD_DEALS: Final = 19_933_230_517_200

@@ -7,7 +7,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from service.cli import main
+from russian_poker.service.cli import main
 
 
 def run(*args: str) -> tuple[int, str, str]:

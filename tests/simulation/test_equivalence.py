@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from service.rules.presets import make_ruleset
-from service.simulation.actions import FOLD, SIXTH, Action, exchange, play
-from service.simulation.engine import play_round
-from service.simulation.game import Game, compile_game
-from service.simulation.strategies import STRATEGIES, make_strategy
-from service.simulation.vector import play_batch
+from russian_poker.service.rules.presets import make_ruleset
+from russian_poker.service.simulation.actions import FOLD, SIXTH, Action, exchange, play
+from russian_poker.service.simulation.engine import play_round
+from russian_poker.service.simulation.game import Game, compile_game
+from russian_poker.service.simulation.strategies import STRATEGIES, make_strategy
+from russian_poker.service.simulation.vector import play_batch
 from tests.simulation.core import CoreReinserter, CoreTable, deck_ints, seed_of
 
 ROUNDS = 200

@@ -15,9 +15,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from service.rules.cards import FULL_DECK
-from service.rules.hands import evaluate
-from service.simulation import lookup
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.rules.hands import evaluate
+from russian_poker.service.simulation import lookup
 
 FIVE_CARD_HANDS: Final = 2_598_960
 SIX_CARD_SAMPLE: Final = 1_000_000

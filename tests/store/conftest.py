@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from events.memory import InMemoryRecorder
-from events.recorder import EventRecorder, PostgresRecorder
+from russian_poker.events.memory import InMemoryRecorder
+from russian_poker.events.recorder import EventRecorder, PostgresRecorder
 
 
 @pytest.fixture(params=["memory", "postgres"])

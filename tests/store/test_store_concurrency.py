@@ -16,9 +16,15 @@ import asyncpg
 import msgspec
 import pytest
 
-from events import store
-from events.pool import create_pool
-from events.records import NewEvent, Position, RecordedEvent, StreamAppend, WrongExpectedVersion
+from russian_poker.events import store
+from russian_poker.events.pool import create_pool
+from russian_poker.events.records import (
+    NewEvent,
+    Position,
+    RecordedEvent,
+    StreamAppend,
+    WrongExpectedVersion,
+)
 
 Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"
 

@@ -9,8 +9,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from events.recorder import EventRecorder
-from events.records import (
+from russian_poker.events.recorder import EventRecorder
+from russian_poker.events.records import (
     DuplicateCommand,
     DuplicateEvent,
     NewEvent,

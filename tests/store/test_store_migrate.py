@@ -8,7 +8,13 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from events.migrate import Migration, MigrationError, bundled_migrations, load_migrations, migrate
+from russian_poker.events.migrate import (
+    Migration,
+    MigrationError,
+    bundled_migrations,
+    load_migrations,
+    migrate,
+)
 
 # Other packages may ship migrations here too; these tests only assume the store's own.
 ALL_LABELS = [m.label for m in bundled_migrations()]

@@ -15,10 +15,10 @@ import asyncpg
 import msgspec
 import pytest
 
-from events import store
-from events.notifier import Notifier
-from events.pool import connect, create_pool
-from events.records import NewEvent, StreamAppend, WrongExpectedVersion
+from russian_poker.events import store
+from russian_poker.events.notifier import Notifier
+from russian_poker.events.pool import connect, create_pool
+from russian_poker.events.records import NewEvent, StreamAppend, WrongExpectedVersion
 
 Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"
 

@@ -9,9 +9,9 @@ import asyncpg
 import msgspec
 import pytest
 
-from events import store
-from events.pool import connect
-from events.records import NewEvent, StreamAppend, WrongExpectedVersion
+from russian_poker.events import store
+from russian_poker.events.pool import connect
+from russian_poker.events.records import NewEvent, StreamAppend, WrongExpectedVersion
 
 Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"
 

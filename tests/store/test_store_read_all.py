@@ -9,8 +9,8 @@ from typing import TypeAlias
 import asyncpg
 import msgspec
 
-from events import store
-from events.records import NewEvent, Position, RecordedEvent, StreamAppend
+from russian_poker.events import store
+from russian_poker.events.records import NewEvent, Position, RecordedEvent, StreamAppend
 
 Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"
 

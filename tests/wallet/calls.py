@@ -8,10 +8,16 @@ from typing import Any, Final
 import asyncpg
 import msgspec
 
-from events.commands import Actor
-from service.handling import WalletHandler
-from service.tenancy import game_player_id
-from service.wallet.protocol import BalanceCall, BetCall, RollbackCall, WinCall, rollback_of
+from russian_poker.events.commands import Actor
+from russian_poker.service.handling import WalletHandler
+from russian_poker.service.tenancy import game_player_id
+from russian_poker.service.wallet.protocol import (
+    BalanceCall,
+    BetCall,
+    RollbackCall,
+    WinCall,
+    rollback_of,
+)
 
 __all__ = [
     "CURRENCY",

@@ -12,11 +12,11 @@ from typing import Any
 import asyncpg
 import pytest
 
-from service.wallet.conformance import SCENARIOS, run_scenarios
-from service.wallet.internal import InternalWallet
-from service.wallet.port import WalletPort
-from service.wallet.raw import RawTransport
-from service.wallet.seamless import SeamlessWallet
+from russian_poker.service.wallet.conformance import SCENARIOS, run_scenarios
+from russian_poker.service.wallet.internal import InternalWallet
+from russian_poker.service.wallet.port import WalletPort
+from russian_poker.service.wallet.raw import RawTransport
+from russian_poker.service.wallet.seamless import SeamlessWallet
 from tests.wallet.calls import CURRENCY, OPERATOR, fund_internal
 
 START = 1_000

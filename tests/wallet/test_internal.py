@@ -10,12 +10,12 @@ import asyncpg
 import msgspec
 import pytest
 
-from events.commands import Actor
-from events.store import read_stream
-from events.streams import wallet_stream
-from service.handling import WalletHandler
-from service.wallet.internal import InternalWallet
-from service.wallet.protocol import Answer
+from russian_poker.events.commands import Actor
+from russian_poker.events.store import read_stream
+from russian_poker.events.streams import wallet_stream
+from russian_poker.service.handling import WalletHandler
+from russian_poker.service.wallet.internal import InternalWallet
+from russian_poker.service.wallet.protocol import Answer
 from tests.wallet.calls import (
     OPERATOR,
     balance_call,

@@ -15,8 +15,8 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.wallet.internal import InternalWallet
-from service.wallet.protocol import Answer, BetCall, RollbackCall, WinCall
+from russian_poker.service.wallet.internal import InternalWallet
+from russian_poker.service.wallet.protocol import Answer, BetCall, RollbackCall, WinCall
 from tests.wallet.calls import (
     OPERATOR,
     balance_call,

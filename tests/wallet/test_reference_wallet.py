@@ -19,11 +19,17 @@ import httpx
 import msgspec
 import pytest
 
-from service.reference_wallet.openapi import WALLET_OPENAPI_PATH, wallet_openapi
-from service.wallet.port import UnknownOutcome
-from service.wallet.protocol import Answer, BalanceCall, BetCall, RollbackCall, WinCall
-from service.wallet.seamless import SeamlessWallet
-from service.wallet.signing import HEADER, sign, verify
+from russian_poker.service.reference_wallet.openapi import WALLET_OPENAPI_PATH, wallet_openapi
+from russian_poker.service.wallet.port import UnknownOutcome
+from russian_poker.service.wallet.protocol import (
+    Answer,
+    BalanceCall,
+    BetCall,
+    RollbackCall,
+    WinCall,
+)
+from russian_poker.service.wallet.seamless import SeamlessWallet
+from russian_poker.service.wallet.signing import HEADER, sign, verify
 from tests.processes import create_database, drop_database, eventually
 from tests.wallet.reference import ReferenceWallet
 

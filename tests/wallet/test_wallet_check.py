@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from service.cli.wallet_check import wallet_check
-from service.wallet.conformance import SCENARIOS
+from russian_poker.service.cli.wallet_check import wallet_check
+from russian_poker.service.wallet.conformance import SCENARIOS
 
 START = 1_000
 CURRENCY = "EUR"

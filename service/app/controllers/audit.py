@@ -13,16 +13,16 @@ from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
-from projections.audit import AuditPage, audit_feed, round_record
-from projections.fields import Commitment
-from projections.tables import Owner
-from service.app.dependencies import Caller, Pool
-from service.app.params import RoundNumber, TableId, json_body
-from service.app.policy import TableOwners, access
-from service.app.problems import problem
-from service.app.responses import problems
-from service.audit.reconcile import ReconcileReport, reconcile
-from service.audit.replay import ReplayReport, select_rounds, verify_rounds
+from russian_poker.projections.audit import AuditPage, audit_feed, round_record
+from russian_poker.projections.fields import Commitment
+from russian_poker.projections.tables import Owner
+from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.service.app.params import RoundNumber, TableId, json_body
+from russian_poker.service.app.policy import TableOwners, access
+from russian_poker.service.app.problems import problem
+from russian_poker.service.app.responses import problems
+from russian_poker.service.audit.reconcile import ReconcileReport, reconcile
+from russian_poker.service.audit.replay import ReplayReport, select_rounds, verify_rounds
 
 __all__ = ["AuditController", "ReplayRequest", "SeedReveal"]
 

@@ -9,12 +9,12 @@ from litestar import Controller, Request, get
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
-from service.app.dependencies import Caller, Pool
-from service.app.policy import access
-from service.app.responses import problems
-from service.reports.rtp import RtpReport, rtp_report
-from service.reports.theory import TheoryCache
-from service.software import SoftwareManifest
+from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.responses import problems
+from russian_poker.service.reports.rtp import RtpReport, rtp_report
+from russian_poker.service.reports.theory import TheoryCache
+from russian_poker.service.software import SoftwareManifest
 
 __all__ = ["AuditReportsController"]
 

@@ -16,13 +16,13 @@ from litestar import Controller, get
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
-from events.commands import Reason
-from events.ruleset import Ruleset
-from projections import tables
-from service.app.dependencies import Caller, Pool
-from service.app.policy import access
-from service.app.problems import problem
-from service.app.responses import problems
+from russian_poker.events.commands import Reason
+from russian_poker.events.ruleset import Ruleset
+from russian_poker.projections import tables
+from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.problems import problem
+from russian_poker.service.app.responses import problems
 
 __all__ = [
     "AvailabilityChange",

@@ -11,10 +11,10 @@ from litestar import Controller, Request, get
 from litestar.datastructures import State
 from litestar.params import QueryParameter
 
-from service.app.dependencies import Pool
-from service.app.policy import access
-from service.app.responses import problems
-from service.chain.keys import key_id, public_pem, raw_public
+from russian_poker.service.app.dependencies import Pool
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.responses import problems
+from russian_poker.service.chain.keys import key_id, public_pem, raw_public
 
 __all__ = ["ChainController", "CheckpointPage", "CheckpointView", "LeafView", "PublicKey"]
 

@@ -12,14 +12,14 @@ from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from service.app.controllers.operators import OperatorId
-from service.app.dependencies import Caller
-from service.app.params import json_body
-from service.app.policy import access
-from service.app.problems import problem
-from service.app.responses import problems
-from service.credentials import Credential, CredentialRole, Credentials
-from service.operators import OperatorRegistry
+from russian_poker.service.app.controllers.operators import OperatorId
+from russian_poker.service.app.dependencies import Caller
+from russian_poker.service.app.params import json_body
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.problems import problem
+from russian_poker.service.app.responses import problems
+from russian_poker.service.credentials import Credential, CredentialRole, Credentials
+from russian_poker.service.operators import OperatorRegistry
 
 __all__ = ["CreateCredential", "CredentialController", "IssuedCredential"]
 

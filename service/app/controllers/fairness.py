@@ -6,11 +6,11 @@ from __future__ import annotations
 from litestar import Controller, get
 from litestar.exceptions import NotFoundException
 
-from service.app.dependencies import Pool
-from service.app.params import RoundNumber, TableId
-from service.app.policy import access
-from service.app.responses import problems
-from service.fairness.proof import RoundProof, load_proof
+from russian_poker.service.app.dependencies import Pool
+from russian_poker.service.app.params import RoundNumber, TableId
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.responses import problems
+from russian_poker.service.fairness.proof import RoundProof, load_proof
 
 __all__ = ["FairnessController"]
 

@@ -6,9 +6,9 @@ import asyncpg
 from litestar import Controller, get
 from litestar.exceptions import ServiceUnavailableException
 
-from service.app.dependencies import Pool
-from service.app.policy import access
-from service.app.responses import public
+from russian_poker.service.app.dependencies import Pool
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.responses import public
 
 __all__ = ["HealthController"]
 

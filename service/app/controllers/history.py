@@ -9,13 +9,13 @@ import msgspec
 from litestar import Controller, get
 from litestar.params import QueryParameter
 
-from projections.fields import Commitment
-from projections.history import BoxRecord
-from service.app.dependencies import Caller, Pool
-from service.app.params import PlayerId
-from service.app.policy import access
-from service.app.responses import problems
-from service.tenancy import DEFAULT_OPERATOR
+from russian_poker.projections.fields import Commitment
+from russian_poker.projections.history import BoxRecord
+from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.service.app.params import PlayerId
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.responses import problems
+from russian_poker.service.tenancy import DEFAULT_OPERATOR
 
 __all__ = ["HistoryController", "RoundRecord"]
 

@@ -15,15 +15,15 @@ import msgspec
 import structlog
 from litestar import Controller, Request, get
 
-from service.app.auth import Principal, Role
-from service.app.dependencies import Caller, DbPool, Pool
-from service.app.policy import access
-from service.app.responses import problems
-from service.operators import OperatorRegistry
-from service.sessions import Session, get_session
-from service.tenancy import operator_of
-from service.wallet.port import UnknownOutcome
-from service.wallet.protocol import BalanceCall
+from russian_poker.service.app.auth import Principal, Role
+from russian_poker.service.app.dependencies import Caller, DbPool, Pool
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.responses import problems
+from russian_poker.service.operators import OperatorRegistry
+from russian_poker.service.sessions import Session, get_session
+from russian_poker.service.tenancy import operator_of
+from russian_poker.service.wallet.port import UnknownOutcome
+from russian_poker.service.wallet.protocol import BalanceCall
 
 __all__ = ["Me", "MeController"]
 

@@ -16,14 +16,14 @@ from litestar import Controller, Request, get
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
-from events.wallet import CreditReason, DebitReason
-from service.app.controllers.operators import OperatorId
-from service.app.dependencies import Pool
-from service.app.policy import access
-from service.app.problems import problem
-from service.app.responses import problems
-from service.operators import Operator, OperatorRegistry
-from service.tenancy import DEFAULT_OPERATOR
+from russian_poker.events.wallet import CreditReason, DebitReason
+from russian_poker.service.app.controllers.operators import OperatorId
+from russian_poker.service.app.dependencies import Pool
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.problems import problem
+from russian_poker.service.app.responses import problems
+from russian_poker.service.operators import Operator, OperatorRegistry
+from russian_poker.service.tenancy import DEFAULT_OPERATOR
 
 __all__ = [
     "DailyFigures",

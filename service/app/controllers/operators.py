@@ -10,11 +10,11 @@ from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.status_codes import HTTP_201_CREATED
 
-from service.app.params import json_body
-from service.app.policy import access
-from service.app.problems import problem
-from service.app.responses import problems
-from service.operators import (
+from russian_poker.service.app.params import json_body
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.problems import problem
+from russian_poker.service.app.responses import problems
+from russian_poker.service.operators import (
     InvalidOperator,
     Operator,
     OperatorRegistry,

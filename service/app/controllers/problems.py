@@ -17,8 +17,8 @@ from litestar.datastructures import State
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath
 
-from service.app.catalogue import CATALOGUE, IDEMPOTENCY, Entry
-from service.app.policy import access
+from russian_poker.service.app.catalogue import CATALOGUE, IDEMPOTENCY, Entry
+from russian_poker.service.app.policy import access
 
 __all__ = ["ProblemsController"]
 

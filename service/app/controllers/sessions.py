@@ -12,15 +12,15 @@ from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from service.app.auth import mint_token
-from service.app.dependencies import Caller, Pool
-from service.app.params import json_body
-from service.app.policy import access
-from service.app.problems import problem
-from service.app.responses import problems
-from service.operators import OperatorRegistry
-from service.sessions import Session, end_session, get_session, launch_session
-from service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
+from russian_poker.service.app.auth import mint_token
+from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.service.app.params import json_body
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.problems import problem
+from russian_poker.service.app.responses import problems
+from russian_poker.service.operators import OperatorRegistry
+from russian_poker.service.sessions import Session, end_session, get_session, launch_session
+from russian_poker.service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
 
 __all__ = ["LaunchSession", "LaunchedSession", "SessionController"]
 

@@ -15,7 +15,7 @@ from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from events.commands import (
+from russian_poker.events.commands import (
     Actor,
     BuyCard,
     CancelBets,
@@ -37,32 +37,38 @@ from events.commands import (
     SitDown,
     StackDeck,
 )
-from projections import tables
-from projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
-from service.app.auth import Principal
-from service.app.bodies import check_body
-from service.app.command_path import well_formed
-from service.app.controllers.availability import (
+from russian_poker.projections import tables
+from russian_poker.projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
+from russian_poker.service.app.auth import Principal
+from russian_poker.service.app.bodies import check_body
+from russian_poker.service.app.command_path import well_formed
+from russian_poker.service.app.controllers.availability import (
     CloseTableBody,
     ReopenTableBody,
     RulesetChangeBody,
 )
-from service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
-from service.app.params import TableId, json_body
-from service.app.policy import access
-from service.app.problems import problem
-from service.app.replays import REPLAYED_HEADER, encoded_answer
-from service.app.responses import problems
-from service.app.schemas import CommandResponse, CreateTable, LobbyEntry, StackedDeck, TestDeck
-from service.handling import CommandHandler, UnknownTable, player_command_id
-from service.live import Timers, table_timers
-from service.observability import request_id_of
-from service.rules.cards import CardError, parse_cards
-from service.rules.errors import RuleViolation
-from service.rules.presets import PRESETS, make_ruleset, override
-from service.rules.state import Table
-from service.sessions import bound_session
-from service.tenancy import TABLE_ID_RULE, game_table_id
+from russian_poker.service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
+from russian_poker.service.app.params import TableId, json_body
+from russian_poker.service.app.policy import access
+from russian_poker.service.app.problems import problem
+from russian_poker.service.app.replays import REPLAYED_HEADER, encoded_answer
+from russian_poker.service.app.responses import problems
+from russian_poker.service.app.schemas import (
+    CommandResponse,
+    CreateTable,
+    LobbyEntry,
+    StackedDeck,
+    TestDeck,
+)
+from russian_poker.service.handling import CommandHandler, UnknownTable, player_command_id
+from russian_poker.service.live import Timers, table_timers
+from russian_poker.service.observability import request_id_of
+from russian_poker.service.rules.cards import CardError, parse_cards
+from russian_poker.service.rules.errors import RuleViolation
+from russian_poker.service.rules.presets import PRESETS, make_ruleset, override
+from russian_poker.service.rules.state import Table
+from russian_poker.service.sessions import bound_session
+from russian_poker.service.tenancy import TABLE_ID_RULE, game_table_id
 
 __all__ = ["TableController"]
 

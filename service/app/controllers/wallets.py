@@ -10,18 +10,24 @@ from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from events.commands import Actor
-from service.app.auth import Principal
-from service.app.dependencies import Caller, DbPool, Pool, Wallets
-from service.app.params import WalletId, json_body
-from service.app.policy import access, wallet_of
-from service.app.problems import problem
-from service.app.replays import REPLAYED_HEADER, answer
-from service.app.responses import problems
-from service.app.schemas import CreateWallet, LedgerEntry, LedgerPage, Transfer, WalletView
-from service.handling import TransferResult, WalletHandler
-from service.operators import OperatorRegistry
-from service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
+from russian_poker.events.commands import Actor
+from russian_poker.service.app.auth import Principal
+from russian_poker.service.app.dependencies import Caller, DbPool, Pool, Wallets
+from russian_poker.service.app.params import WalletId, json_body
+from russian_poker.service.app.policy import access, wallet_of
+from russian_poker.service.app.problems import problem
+from russian_poker.service.app.replays import REPLAYED_HEADER, answer
+from russian_poker.service.app.responses import problems
+from russian_poker.service.app.schemas import (
+    CreateWallet,
+    LedgerEntry,
+    LedgerPage,
+    Transfer,
+    WalletView,
+)
+from russian_poker.service.handling import TransferResult, WalletHandler
+from russian_poker.service.operators import OperatorRegistry
+from russian_poker.service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
 
 __all__ = ["WalletController"]
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from events.ruleset import Ruleset
+from russian_poker.events.ruleset import Ruleset
 from tests.rules.oracle.hands import ACE, best_hand, bet_multiple, level, qualifies, rank
 
 __all__ = [
