@@ -38,7 +38,7 @@ from russian_poker.events.commands import (
     Play,
     SitDown,
 )
-from russian_poker.events.migrate import migrate
+from russian_poker.events.postgres.migrate import migrate
 from russian_poker.service.handling import CommandHandler, WalletHandler
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.presets import make_ruleset

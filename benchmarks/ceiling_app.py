@@ -20,7 +20,7 @@ import msgspec
 from litestar import Litestar, post
 from litestar.datastructures import State
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 
 __all__ = ["TABLE_DDL", "Write", "Written", "create_app"]
 

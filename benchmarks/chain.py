@@ -28,9 +28,9 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from russian_poker.events.migrate import migrate
-from russian_poker.events.pool import create_pool
-from russian_poker.events.store import NewEvent, StreamAppend, append
+from russian_poker.events.postgres.migrate import migrate
+from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.store import NewEvent, StreamAppend, append
 from russian_poker.service.chain.checkpoints import make_checkpoint
 from russian_poker.service.chain.verify import verify_chain
 

@@ -24,9 +24,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from russian_poker.events.migrate import migrate
-from russian_poker.events.pool import create_pool
-from russian_poker.events.store import NewEvent, StreamAppend, append, notify
+from russian_poker.events.postgres.migrate import migrate
+from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.store import NewEvent, StreamAppend, append, notify
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 PAYLOAD = b'{"box":1,"action":"raise","amount":{"units":2000,"currency":"EUR"}}'

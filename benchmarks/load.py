@@ -756,7 +756,7 @@ async def _create_database(url: str, name: str, *, migrated: bool = True) -> str
     import asyncpg
 
     from benchmarks.ceiling_app import TABLE_DDL
-    from russian_poker.events.migrate import migrate
+    from russian_poker.events.postgres.migrate import migrate
 
     admin = await asyncpg.connect(url)
     try:
@@ -787,7 +787,7 @@ async def _drop_database(url: str, name: str) -> None:
 
 async def _audit(database: str, repeat: int) -> dict[str, Any]:
     """Rebuild every read model and replay every settled round, ``repeat`` times each."""
-    from russian_poker.events.pool import connect
+    from russian_poker.events.postgres.pool import connect
     from russian_poker.projections.rebuild import NAMES, rebuild
     from russian_poker.service.audit.replay import select_rounds, verify_rounds
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from russian_poker.events.game import RoundAbandoned, RoundSettled
-from russian_poker.events.store import SideWrites
+from russian_poker.events.postgres.store import SideWrites
 from russian_poker.service.rules.state import Table
 
 __all__ = ["record_abandoned"]

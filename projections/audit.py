@@ -39,8 +39,8 @@ from russian_poker.events.game import (
     SixthCardBought,
     TableOpened,
 )
+from russian_poker.events.postgres.store import AnyConnection, RecordedEvent, read_all
 from russian_poker.events.records import Position
-from russian_poker.events.store import AnyConnection, RecordedEvent, read_all
 from russian_poker.events.streams import (
     MONEY_PREFIXES,
     SEAMLESS_PREFIX,

@@ -18,7 +18,7 @@ import msgspec
 
 from russian_poker.events.codec import decode_event
 from russian_poker.events.game import RulesetChanged, TableClosed, TableOpened, TableReopened
-from russian_poker.events.store import AnyConnection, RecordedEvent
+from russian_poker.events.postgres.store import AnyConnection, RecordedEvent
 from russian_poker.events.streams import TABLE_PREFIX
 
 __all__ = ["KINDS", "AvailabilityProjection"]

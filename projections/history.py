@@ -12,8 +12,8 @@ from typing import Annotated, Any
 import msgspec
 
 from russian_poker.events.game import RoundSettled
+from russian_poker.events.postgres.store import SideWrites
 from russian_poker.events.ruleset import Ruleset
-from russian_poker.events.store import SideWrites
 from russian_poker.projections.fields import Ante, BonusStake, BoxNumber, Owner
 from russian_poker.projections.results import BoxResult, box_result
 from russian_poker.service.rules.hands import evaluate

@@ -17,8 +17,13 @@ import asyncpg
 import msgspec
 
 from russian_poker.events.codec import decode_event
+from russian_poker.events.postgres.store import (
+    AnyConnection,
+    RecordedEvent,
+    read_all,
+    recorded_from_row,
+)
 from russian_poker.events.records import Position
-from russian_poker.events.store import AnyConnection, RecordedEvent, read_all, recorded_from_row
 from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX
 from russian_poker.events.wallet import WalletOpened
 from russian_poker.projections.audit import AuditProjection

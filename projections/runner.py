@@ -21,9 +21,14 @@ from typing import Any, Final, Protocol
 import asyncpg
 import structlog
 
-from russian_poker.events.pool import DATABASE_GONE, connect
+from russian_poker.events.postgres.pool import DATABASE_GONE, connect
+from russian_poker.events.postgres.store import (
+    NOTIFY_CHANNEL,
+    AnyConnection,
+    RecordedEvent,
+    read_all,
+)
 from russian_poker.events.records import Position
-from russian_poker.events.store import NOTIFY_CHANNEL, AnyConnection, RecordedEvent, read_all
 
 __all__ = [
     "Projection",

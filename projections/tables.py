@@ -18,7 +18,7 @@ from typing import Any, Final, NamedTuple
 import msgspec
 
 from russian_poker.events.codec import decode_event
-from russian_poker.events.store import SideWrites, read_stream
+from russian_poker.events.postgres.store import SideWrites, read_stream
 from russian_poker.events.streams import table_stream
 from russian_poker.projections import wallets
 from russian_poker.service.rules.evolve import fold

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from russian_poker.events.store import SideWrites
+from russian_poker.events.postgres.store import SideWrites
 from russian_poker.service.rules.state import Table
 from russian_poker.service.rules.timers import pending_timers
 

@@ -13,7 +13,7 @@ from typing import Any, Final, NamedTuple
 import msgspec
 
 from russian_poker.events.codec import decode_event
-from russian_poker.events.store import SideWrites, StreamAppend
+from russian_poker.events.postgres.store import SideWrites, StreamAppend
 from russian_poker.events.streams import WALLET_PREFIX
 from russian_poker.events.wallet import (
     FundsDeposited,

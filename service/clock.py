@@ -22,7 +22,7 @@ from russian_poker.events.commands import (
     CompleteAbandonedRound,
     DecisionTimeUp,
 )
-from russian_poker.events.pool import DATABASE_GONE
+from russian_poker.events.postgres.pool import DATABASE_GONE
 from russian_poker.service.background import BackgroundLoop
 from russian_poker.service.handling import CommandHandler, Conflict
 from russian_poker.service.rules.errors import RuleViolation

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import asyncpg
 
-from russian_poker.events.migrate import migrate
-from russian_poker.events.pool import connect
+from russian_poker.events.postgres.migrate import migrate
+from russian_poker.events.postgres.pool import connect
 
 __all__ = ["data_dir", "database_url", "embedded_pgdata", "migrated", "wait_for_database"]
 

@@ -24,8 +24,8 @@ import structlog
 from russian_poker.events.codec import Event, encode_event
 from russian_poker.events.commands import SYSTEM, Actor, Command, OpenRound, OpenTable, SitDown
 from russian_poker.events.game import RoundSettled
-from russian_poker.events.notifier import Notifier
-from russian_poker.events.store import (
+from russian_poker.events.postgres.notify import Notifier
+from russian_poker.events.postgres.store import (
     DuplicateCommand,
     NewEvent,
     SideWrites,

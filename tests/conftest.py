@@ -24,8 +24,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from russian_poker.events.migrate import migrate
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.migrate import migrate
+from russian_poker.events.postgres.pool import create_pool
 
 LOCAL_SERVER_URL: Final = "postgresql://postgres@127.0.0.1:5432/postgres"
 

@@ -43,7 +43,7 @@ from typing import Any, Final
 import asyncpg
 import httpx
 
-from russian_poker.events.migrate import migrate
+from russian_poker.events.postgres.migrate import migrate
 from russian_poker.service.app.auth import mint_token
 from tests.conftest import with_database
 

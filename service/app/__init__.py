@@ -16,7 +16,7 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.plugins.prometheus import PrometheusController
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.runner import ProjectionRunner

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from russian_poker.events.store import AnyConnection
+from russian_poker.events.postgres.store import AnyConnection
 from russian_poker.events.streams import (
     MONEY_PREFIXES,
     WALLET_PREFIX,

@@ -47,7 +47,7 @@ from russian_poker.events.game import (
     DealerRevealed,
     SixthCardBought,
 )
-from russian_poker.events.store import AnyConnection
+from russian_poker.events.postgres.store import AnyConnection
 from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX
 from russian_poker.events.wallet import WalletCredited, WalletDebited
 from russian_poker.service.audit.money_streams import internal_wallets, money_stream

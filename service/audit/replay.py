@@ -28,7 +28,12 @@ import msgspec
 from russian_poker.events.codec import Event, decode_event
 from russian_poker.events.commands import SYSTEM, Actor, Command, OpenRound
 from russian_poker.events.game import RoundOpened, RoundSettled
-from russian_poker.events.store import AnyConnection, RecordedEvent, read_stream, recorded_from_row
+from russian_poker.events.postgres.store import (
+    AnyConnection,
+    RecordedEvent,
+    read_stream,
+    recorded_from_row,
+)
 from russian_poker.events.streams import (
     SEAMLESS_PREFIX,
     TABLE_PREFIX,

@@ -20,7 +20,7 @@ import msgspec
 from russian_poker.events.codec import Event
 from russian_poker.events.commands import Actor, Command
 from russian_poker.events.game import TableClosed, TableReopened
-from russian_poker.events.store import SideWrites
+from russian_poker.events.postgres.store import SideWrites
 from russian_poker.service.rules.state import Table
 
 __all__ = ["NOTICE_PATH", "NoticeActor", "TableStatusNotice", "actor_role", "queue_notices"]

@@ -13,7 +13,7 @@ import asyncpg
 import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from russian_poker.events.pool import DATABASE_GONE
+from russian_poker.events.postgres.pool import DATABASE_GONE
 from russian_poker.service.background import BackgroundLoop
 from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
 

@@ -18,7 +18,7 @@ from typing import Final
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from russian_poker.events.store import AnyConnection
+from russian_poker.events.postgres.store import AnyConnection
 from russian_poker.service.chain.hashing import GENESIS, micros
 from russian_poker.service.chain.keys import key_id
 from russian_poker.service.chain.merkle import leaf_bytes, merkle_root

@@ -15,7 +15,7 @@ from typing import Any, Final
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from russian_poker.events.store import AnyConnection
+from russian_poker.events.postgres.store import AnyConnection
 from russian_poker.service.chain.checkpoints import checkpoint_digest
 from russian_poker.service.chain.findings import Finding, StoredRow, classify
 from russian_poker.service.chain.hashing import GENESIS, event_hash

@@ -15,7 +15,7 @@ from typing import TypeVar
 import asyncpg
 import click
 
-from russian_poker.events.pool import connect
+from russian_poker.events.postgres.pool import connect
 from russian_poker.service.database import database_url, migrated
 
 __all__ = ["audit", "iso_time", "on_the_store"]

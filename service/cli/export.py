@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from russian_poker.events.pool import connect
+from russian_poker.events.postgres.pool import connect
 from russian_poker.service.cli.audit_group import audit, iso_time
 from russian_poker.service.database import database_url, migrated
 from russian_poker.service.reports.export import ExportIncomplete, Format, export_rounds

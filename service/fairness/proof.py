@@ -31,8 +31,8 @@ from russian_poker.events.game import (
     RoundSettled,
     SixthCardBought,
 )
+from russian_poker.events.postgres.store import AnyConnection, read_stream
 from russian_poker.events.ruleset import Ruleset
-from russian_poker.events.store import AnyConnection, read_stream
 from russian_poker.events.streams import table_stream
 
 __all__ = [

@@ -34,7 +34,7 @@ from typing import Any, Final, Literal
 
 import msgspec
 
-from russian_poker.events.store import AnyConnection
+from russian_poker.events.postgres.store import AnyConnection
 from russian_poker.projections.redaction import redact_record
 from russian_poker.service.software import SoftwareManifest
 

@@ -35,8 +35,8 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 from russian_poker.events.codec import decode_event
+from russian_poker.events.postgres.store import AnyConnection
 from russian_poker.events.ruleset import Ruleset
-from russian_poker.events.store import AnyConnection
 from russian_poker.events.streams import table_stream
 from russian_poker.service.reports.theory import Theory, TheoryCache
 from russian_poker.service.tenancy import DEFAULT_OPERATOR

@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, NamedTuple
 
-from russian_poker.events.store import DuplicateCommand, SideWrites
+from russian_poker.events.postgres.store import DuplicateCommand, SideWrites
 from russian_poker.events.wallet import WalletDebited
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.tenancy import PlayerRef, operator_of

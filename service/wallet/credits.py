@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from russian_poker.events.store import SideWrites
+from russian_poker.events.postgres.store import SideWrites
 from russian_poker.events.wallet import WalletCredited
 from russian_poker.service.tenancy import PlayerRef, operator_of
 

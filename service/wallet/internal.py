@@ -40,7 +40,7 @@ import msgspec
 
 from russian_poker.events.codec import encode_event
 from russian_poker.events.commands import SYSTEM
-from russian_poker.events.store import (
+from russian_poker.events.postgres.store import (
     AnyConnection,
     DuplicateCommand,
     DuplicateEvent,

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.service.app import create_app
 from russian_poker.service.app.auth import mint_token
 from russian_poker.service.settings import Settings

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import asyncpg
 import pytest
 
-from russian_poker.events.migrate import migrate
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.migrate import migrate
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.runner import ProjectionRunner
 from russian_poker.service.handling import CommandHandler, WalletHandler

@@ -11,8 +11,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from russian_poker.events.pool import create_pool
-from russian_poker.events.store import stream_version
+from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.store import stream_version
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.rebuild import rebuild
 from russian_poker.projections.runner import ProjectionRunner, load_checkpoint

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.events.ruleset import DEFAULT_BET_PAYTABLE, Ruleset
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from russian_poker.events.store import NewEvent, StreamAppend, append
+from russian_poker.events.postgres.store import NewEvent, StreamAppend, append
 from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
 from russian_poker.service.chain.findings import Finding
 from russian_poker.service.chain.verify import ChainReport, verify_chain

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from litestar.testing import AsyncTestClient
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.service.app import create_app
 from russian_poker.service.chain.checkpoints import checkpoint_digest
 from russian_poker.service.chain.keys import private_key_for

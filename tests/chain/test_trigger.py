@@ -12,9 +12,9 @@ import asyncpg
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from russian_poker.events.migrate import bundled_migrations, migrate
-from russian_poker.events.pool import create_pool
-from russian_poker.events.store import StreamAppend, append
+from russian_poker.events.postgres.migrate import bundled_migrations, migrate
+from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.store import StreamAppend, append
 from russian_poker.service.chain.hashing import GENESIS
 from russian_poker.service.chain.verify import verify_chain
 from tests.chain.conftest import event, verify

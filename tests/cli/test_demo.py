@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 from click.testing import CliRunner
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.service.app import create_app
 from russian_poker.service.cli import main
 from russian_poker.service.cli.demo import PRESETS, choose, run_demo

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 import httpx
 
-from russian_poker.events.migrate import bundled_migrations
+from russian_poker.events.postgres.migrate import bundled_migrations
 from tests.cluster.test_cluster import the_leader
 from tests.faults.books import check_books, check_watchers
 from tests.faults.load import OPERATOR, Journal, Watcher, open_casino, play, tables_of

@@ -13,7 +13,7 @@ import asyncpg
 import httpx
 import pytest
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from tests.api.conftest import bearer
 from tests.races.instances import instance
 from tests.security.conftest import fresh_database

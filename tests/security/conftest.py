@@ -14,7 +14,7 @@ import httpx
 import pytest
 from litestar import Litestar
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.service.app import create_app
 from russian_poker.service.settings import Settings
 from tests.api.conftest import SECRET, bearer

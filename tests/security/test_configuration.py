@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from litestar.testing import AsyncTestClient
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.service.app import create_app
 from russian_poker.service.chain.keys import private_key_for
 from russian_poker.service.settings import ConfigurationError, load_settings

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from litestar.testing import AsyncTestClient
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.service.app import create_app
 from russian_poker.service.app.auth import mint_token
 from tests.api.conftest import SECRET, bearer

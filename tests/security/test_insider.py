@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.service.app import create_app
 from russian_poker.service.chain.keys import signing_key
 from tests.api.conftest import SECRET, bearer

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.service.handling import CommandHandler, WalletHandler
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from prometheus_client import REGISTRY
 
 from russian_poker.events.commands import Actor, CancelBets, OpenTable, PlaceAnte, SitDown
-from russian_poker.events.store import stream_version
+from russian_poker.events.postgres.store import stream_version
 from russian_poker.projections import tables
 from russian_poker.service.audit.reconcile import reconcile
 from russian_poker.service.cache import CommittedCache

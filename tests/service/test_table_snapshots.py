@@ -9,7 +9,7 @@ import asyncpg
 
 from russian_poker.events.codec import decode_event
 from russian_poker.events.commands import Actor, Command
-from russian_poker.events.store import read_stream
+from russian_poker.events.postgres.store import read_stream
 from russian_poker.events.streams import table_stream
 from russian_poker.projections import tables
 from russian_poker.projections.rebuild import rebuild

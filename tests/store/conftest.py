@@ -1,18 +1,14 @@
-"""Fixtures for the event store tests: the recorder under test, on either backend."""
+"""Fixtures for the event store tests: the store under test, on the test database."""
 
 from __future__ import annotations
 
 import asyncpg
 import pytest
 
-from russian_poker.events.memory import InMemoryRecorder
-from russian_poker.events.recorder import EventRecorder, PostgresRecorder
+from russian_poker.events.postgres.store import EventStore
 
 
-@pytest.fixture(params=["memory", "postgres"])
-def recorder(request: pytest.FixtureRequest) -> EventRecorder:
-    """Each contract test runs once per backend; both must behave identically."""
-    if request.param == "memory":
-        return InMemoryRecorder()
-    pool: asyncpg.Pool[asyncpg.Record] = request.getfixturevalue("pool")
-    return PostgresRecorder(pool)
+@pytest.fixture
+def store(pool: asyncpg.Pool[asyncpg.Record]) -> EventStore:
+    """The event store's contract, on PostgreSQL (the only backend the product runs)."""
+    return EventStore(pool)

@@ -16,8 +16,8 @@ import asyncpg
 import msgspec
 import pytest
 
-from russian_poker.events import store
-from russian_poker.events.pool import create_pool
+from russian_poker.events.postgres import store
+from russian_poker.events.postgres.pool import create_pool
 from russian_poker.events.records import (
     NewEvent,
     Position,

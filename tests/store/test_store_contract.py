@@ -1,4 +1,4 @@
-"""The recorder contract, run against PostgreSQL and the in-memory recorder alike."""
+"""The event store's contract, on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from russian_poker.events.recorder import EventRecorder
+from russian_poker.events.postgres.store import EventStore
 from russian_poker.events.records import (
     DuplicateCommand,
     DuplicateEvent,
@@ -40,21 +40,19 @@ def _json(raw: bytes) -> Any:
 
 
 def _values(events: list[RecordedEvent]) -> list[tuple[Any, ...]]:
-    # A recorder promises the same JSON values back, not the same bytes: jsonb re-renders.
+    # The store promises the same JSON values back, not the same bytes: jsonb re-renders.
     return [
         (*msgspec.structs.astuple(e)[:7], _json(e.data), _json(e.metadata), e.recorded_at)
         for e in events
     ]
 
 
-async def _streams(recorder: EventRecorder, *stream_ids: str) -> list[tuple[Any, ...]]:
+async def _streams(store: EventStore, *stream_ids: str) -> list[tuple[Any, ...]]:
     """Everything stored in the given streams: the probe for "nothing was appended"."""
-    return _values([e for s in stream_ids for e in await recorder.read_stream(s)])
+    return _values([e for s in stream_ids for e in await store.read_stream(s)])
 
 
-async def _read_all(
-    recorder: EventRecorder, count: int, *, limit: int = 1000
-) -> list[RecordedEvent]:
+async def _read_all(store: EventStore, count: int, *, limit: int = 1000) -> list[RecordedEvent]:
     """Page through ``read_all`` until ``count`` events arrived.
 
     ``read_all`` stops below the oldest transaction running anywhere on the server, so a
@@ -65,7 +63,7 @@ async def _read_all(
     position = Position.start()
     async with asyncio.timeout(30):
         while len(seen) < count:
-            page = await recorder.read_all(position, limit=limit)
+            page = await store.read_all(position, limit=limit)
             assert len(page) <= limit
             seen.extend(page)
             position = page[-1].position if page else position
@@ -73,11 +71,11 @@ async def _read_all(
     return seen
 
 
-async def test_appended_events_read_back_unchanged(recorder: EventRecorder) -> None:
+async def test_appended_events_read_back_unchanged(store: EventStore) -> None:
     sent = [_event(1), _event(2)]
 
-    recorded = await recorder.append([_to("round-1", 0, *sent)])
-    read = await recorder.read_stream("round-1")
+    recorded = await store.append([_to("round-1", 0, *sent)])
+    read = await store.read_stream("round-1")
 
     assert _values(read) == _values(recorded)
     assert [(r.stream_id, r.stream_version) for r in read] == [("round-1", 1), ("round-1", 2)]
@@ -89,84 +87,82 @@ async def test_appended_events_read_back_unchanged(recorder: EventRecorder) -> N
         (_json(e.data), _json(e.metadata)) for e in sent
     ]
     assert read[0].position < read[1].position
-    assert await recorder.stream_version("round-1") == 2
+    assert await store.stream_version("round-1") == 2
 
 
-async def test_missing_stream_is_empty_at_version_zero(recorder: EventRecorder) -> None:
-    assert await recorder.read_stream("nobody") == []
-    assert await recorder.stream_version("nobody") == 0
+async def test_missing_stream_is_empty_at_version_zero(store: EventStore) -> None:
+    assert await store.read_stream("nobody") == []
+    assert await store.stream_version("nobody") == 0
 
 
-async def test_expected_version_zero_only_creates(recorder: EventRecorder) -> None:
-    await recorder.append([_to("s", 0, _event())])
+async def test_expected_version_zero_only_creates(store: EventStore) -> None:
+    await store.append([_to("s", 0, _event())])
 
     with pytest.raises(WrongExpectedVersion) as raised:
-        await recorder.append([_to("s", 0, _event())])
+        await store.append([_to("s", 0, _event())])
 
     assert (raised.value.stream_id, raised.value.expected, raised.value.actual) == ("s", 0, 1)
-    assert await recorder.stream_version("s") == 1
+    assert await store.stream_version("s") == 1
 
 
-async def test_expected_version_none_appends_at_any_version(recorder: EventRecorder) -> None:
-    first = await recorder.append([_to("wallet", None, _event(1))])
-    second = await recorder.append([_to("wallet", None, _event(2), _event(3))])
+async def test_expected_version_none_appends_at_any_version(store: EventStore) -> None:
+    first = await store.append([_to("wallet", None, _event(1))])
+    second = await store.append([_to("wallet", None, _event(2), _event(3))])
 
     assert [r.stream_version for r in first + second] == [1, 2, 3]
-    assert await recorder.stream_version("wallet") == 3
+    assert await store.stream_version("wallet") == 3
 
 
-async def test_exact_expected_version_appends_after_it(recorder: EventRecorder) -> None:
-    await recorder.append([_to("s", 0, _event(1), _event(2))])
+async def test_exact_expected_version_appends_after_it(store: EventStore) -> None:
+    await store.append([_to("s", 0, _event(1), _event(2))])
 
-    recorded = await recorder.append([_to("s", 2, _event(3))])
+    recorded = await store.append([_to("s", 2, _event(3))])
 
     assert [r.stream_version for r in recorded] == [3]
 
 
 @pytest.mark.parametrize(("expected", "actual_before"), [(1, 2), (3, 2), (4, 0)])
 async def test_wrong_expected_version_appends_nothing(
-    recorder: EventRecorder, expected: int, actual_before: int
+    store: EventStore, expected: int, actual_before: int
 ) -> None:
     if actual_before:
-        await recorder.append([_to("s", 0, *(_event(i) for i in range(actual_before)))])
-    before = await _streams(recorder, "s", "other")
+        await store.append([_to("s", 0, *(_event(i) for i in range(actual_before)))])
+    before = await _streams(store, "s", "other")
     rejected = _event(99)
 
     with pytest.raises(WrongExpectedVersion) as raised:
-        await recorder.append([_to("s", expected, rejected)])
+        await store.append([_to("s", expected, rejected)])
 
     assert (raised.value.stream_id, raised.value.expected, raised.value.actual) == (
         "s",
         expected,
         actual_before,
     )
-    assert await _streams(recorder, "s", "other") == before
-    assert await recorder.stream_version("s") == actual_before
+    assert await _streams(store, "s", "other") == before
+    assert await store.stream_version("s") == actual_before
     # The rejected event left no trace, not even its id.
-    await recorder.append([_to("other", 0, rejected)])
+    await store.append([_to("other", 0, rejected)])
 
 
 @pytest.mark.parametrize("conflicting", ["a-first", "z-last"])
-async def test_multi_stream_append_is_all_or_nothing(
-    recorder: EventRecorder, conflicting: str
-) -> None:
+async def test_multi_stream_append_is_all_or_nothing(store: EventStore, conflicting: str) -> None:
     # The conflict sorts before or after the healthy stream, so the healthy one is locked
     # and advanced either before or after the check fails.
-    await recorder.append([_to(conflicting, 0, _event())])
-    before = await _streams(recorder, conflicting, "m-healthy")
+    await store.append([_to(conflicting, 0, _event())])
+    before = await _streams(store, conflicting, "m-healthy")
 
     with pytest.raises(WrongExpectedVersion) as raised:
-        await recorder.append([_to("m-healthy", 0, _event()), _to(conflicting, 0, _event())])
+        await store.append([_to("m-healthy", 0, _event()), _to(conflicting, 0, _event())])
 
     assert raised.value.stream_id == conflicting
-    assert await _streams(recorder, conflicting, "m-healthy") == before
-    assert await recorder.stream_version("m-healthy") == 0
+    assert await _streams(store, conflicting, "m-healthy") == before
+    assert await store.stream_version("m-healthy") == 0
 
 
-async def test_multi_stream_append_records_every_stream(recorder: EventRecorder) -> None:
-    await recorder.append([_to("wallet-1", None, _event(0))])
+async def test_multi_stream_append_records_every_stream(store: EventStore) -> None:
+    await store.append([_to("wallet-1", None, _event(0))])
 
-    recorded = await recorder.append(
+    recorded = await store.append(
         [_to("round-1", 0, _event(1), _event(2)), _to("wallet-1", 1, _event(3))]
     )
 
@@ -175,99 +171,95 @@ async def test_multi_stream_append_records_every_stream(recorder: EventRecorder)
         ("round-1", 2),
         ("wallet-1", 2),
     ]
-    assert [r.event_id for r in await _read_all(recorder, 4)][1:] == [
+    assert [r.event_id for r in await _read_all(store, 4)][1:] == [
         r.event_id for r in sorted(recorded, key=lambda r: r.position)
     ]
 
 
 async def test_duplicate_command_appends_once_and_returns_stored_result(
-    recorder: EventRecorder,
+    store: EventStore,
 ) -> None:
     result = msgspec.json.encode({"status": "accepted", "version": 1})
-    first = await recorder.append(
-        [_to("s", 0, _event(1))], command_id="cmd-1", command_result=result
-    )
-    before = await _streams(recorder, "s")
+    first = await store.append([_to("s", 0, _event(1))], command_id="cmd-1", command_result=result)
+    before = await _streams(store, "s")
 
     # Once as a retry that would now conflict, once as one that would otherwise succeed.
     for retry in (_to("s", 0, _event(1)), _to("s", None, _event(2))):
         with pytest.raises(DuplicateCommand) as raised:
-            await recorder.append([retry], command_id="cmd-1", command_result=b"{}")
+            await store.append([retry], command_id="cmd-1", command_result=b"{}")
         assert raised.value.command_id == "cmd-1"
         assert _json(raised.value.result) == _json(result)
 
-    assert await _streams(recorder, "s") == before == _values(first)
-    stored = await recorder.lookup_command("cmd-1")
+    assert await _streams(store, "s") == before == _values(first)
+    stored = await store.lookup_command("cmd-1")
     assert stored is not None
     assert _json(stored) == _json(result)
 
 
-async def test_command_without_result_is_recorded_as_null(recorder: EventRecorder) -> None:
-    await recorder.append([_to("s", 0, _event())], command_id="cmd-2")
+async def test_command_without_result_is_recorded_as_null(store: EventStore) -> None:
+    await store.append([_to("s", 0, _event())], command_id="cmd-2")
 
     with pytest.raises(DuplicateCommand) as raised:
-        await recorder.append([_to("s", None, _event())], command_id="cmd-2")
+        await store.append([_to("s", None, _event())], command_id="cmd-2")
 
     assert raised.value.result == b"null"
-    assert await recorder.lookup_command("cmd-2") == b"null"
-    assert await recorder.lookup_command("never-seen") is None
+    assert await store.lookup_command("cmd-2") == b"null"
+    assert await store.lookup_command("never-seen") is None
 
 
 async def test_duplicate_command_check_comes_before_version_check(
-    recorder: EventRecorder,
+    store: EventStore,
 ) -> None:
-    await recorder.append([_to("s", 0, _event())], command_id="cmd-3")
+    await store.append([_to("s", 0, _event())], command_id="cmd-3")
 
     # A conflicting version on a *retry* must still be reported as the duplicate it is.
     with pytest.raises(DuplicateCommand):
-        await recorder.append([_to("s", 7, _event())], command_id="cmd-3")
+        await store.append([_to("s", 7, _event())], command_id="cmd-3")
 
 
-async def test_event_id_is_unique_across_streams(recorder: EventRecorder) -> None:
+async def test_event_id_is_unique_across_streams(store: EventStore) -> None:
     taken = _event(1)
-    await recorder.append([_to("s", 0, taken)])
-    before = await _streams(recorder, "s", "t")
+    await store.append([_to("s", 0, taken)])
+    before = await _streams(store, "s", "t")
 
     with pytest.raises(DuplicateEvent) as raised:
-        await recorder.append(
+        await store.append(
             [_to("t", 0, _event(2), _event(3, event_id=taken.event_id))], command_id="cmd-4"
         )
 
     assert raised.value.event_id == taken.event_id
-    assert await _streams(recorder, "s", "t") == before
-    assert await recorder.stream_version("t") == 0
+    assert await _streams(store, "s", "t") == before
+    assert await store.stream_version("t") == 0
     # The command rolled back with the events, so it can run again.
-    assert await recorder.lookup_command("cmd-4") is None
+    assert await store.lookup_command("cmd-4") is None
 
 
-async def test_event_id_repeated_within_one_append_is_rejected(recorder: EventRecorder) -> None:
+async def test_event_id_repeated_within_one_append_is_rejected(store: EventStore) -> None:
     twice = _event()
 
     with pytest.raises(DuplicateEvent):
-        await recorder.append([_to("s", 0, twice), _to("t", 0, twice)])
+        await store.append([_to("s", 0, twice), _to("t", 0, twice)])
 
-    assert await _streams(recorder, "s", "t") == []
+    assert await _streams(store, "s", "t") == []
 
 
-async def test_read_stream_range(recorder: EventRecorder) -> None:
-    await recorder.append([_to("s", 0, *(_event(i) for i in range(5)))])
+async def test_read_stream_range(store: EventStore) -> None:
+    await store.append([_to("s", 0, *(_event(i) for i in range(5)))])
 
     def versions(events: list[RecordedEvent]) -> list[int]:
         return [e.stream_version for e in events]
 
-    assert versions(await recorder.read_stream("s", from_version=3)) == [3, 4, 5]
-    assert versions(await recorder.read_stream("s", to_version=2)) == [1, 2]
-    assert versions(await recorder.read_stream("s", from_version=2, to_version=4)) == [2, 3, 4]
-    assert versions(await recorder.read_stream("s", from_version=6)) == []
+    assert versions(await store.read_stream("s", from_version=3)) == [3, 4, 5]
+    assert versions(await store.read_stream("s", to_version=2)) == [1, 2]
+    assert versions(await store.read_stream("s", from_version=2, to_version=4)) == [2, 3, 4]
+    assert versions(await store.read_stream("s", from_version=6)) == []
 
 
-async def test_read_all_pages_through_every_event_once(recorder: EventRecorder) -> None:
+async def test_read_all_pages_through_every_event_once(store: EventStore) -> None:
     for i in range(4):
-        await recorder.append(
-            [_to(f"s{i}", 0, _event(1), _event(2)), _to("shared", None, _event())]
-        )
+        await store.append([_to(f"s{i}", 0, _event(1), _event(2)), _to("shared", None, _event())])
 
-    seen = await _read_all(recorder, 12, limit=3)
+    seen = await _read_all(store, 12, limit=3)
 
     assert len(seen) == 12
     assert len({e.event_id for e in seen}) == 12
@@ -285,9 +277,9 @@ async def test_read_all_pages_through_every_event_once(recorder: EventRecorder) 
     ids=["no-events", "negative-version", "stream-twice"],
 )
 async def test_ambiguous_appends_are_refused(
-    recorder: EventRecorder, appends: list[StreamAppend]
+    store: EventStore, appends: list[StreamAppend]
 ) -> None:
     with pytest.raises(ValueError):
-        await recorder.append(appends)
+        await store.append(appends)
 
-    assert await _streams(recorder, "s") == []
+    assert await _streams(store, "s") == []

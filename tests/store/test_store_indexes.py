@@ -7,7 +7,7 @@ import uuid
 
 import asyncpg
 
-from russian_poker.events.migrate import bundled_migrations, migrate
+from russian_poker.events.postgres.migrate import bundled_migrations, migrate
 from russian_poker.events.streams import MONEY_PREFIXES, SEAMLESS_PREFIX, WALLET_PREFIX
 from russian_poker.service.audit import replay
 

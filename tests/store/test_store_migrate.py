@@ -8,7 +8,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from russian_poker.events.migrate import (
+from russian_poker.events.postgres.migrate import (
     Migration,
     MigrationError,
     bundled_migrations,

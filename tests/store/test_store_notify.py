@@ -15,9 +15,9 @@ import asyncpg
 import msgspec
 import pytest
 
-from russian_poker.events import store
-from russian_poker.events.notifier import Notifier
-from russian_poker.events.pool import connect, create_pool
+from russian_poker.events.postgres import store
+from russian_poker.events.postgres.notify import Notifier
+from russian_poker.events.postgres.pool import connect, create_pool
 from russian_poker.events.records import NewEvent, StreamAppend, WrongExpectedVersion
 
 Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"

@@ -9,8 +9,8 @@ import asyncpg
 import msgspec
 import pytest
 
-from russian_poker.events import store
-from russian_poker.events.pool import connect
+from russian_poker.events.postgres import store
+from russian_poker.events.postgres.pool import connect
 from russian_poker.events.records import NewEvent, StreamAppend, WrongExpectedVersion
 
 Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"

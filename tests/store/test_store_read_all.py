@@ -9,7 +9,7 @@ from typing import TypeAlias
 import asyncpg
 import msgspec
 
-from russian_poker.events import store
+from russian_poker.events.postgres import store
 from russian_poker.events.records import NewEvent, Position, RecordedEvent, StreamAppend
 
 Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from russian_poker.events.commands import Actor
-from russian_poker.events.store import read_stream
+from russian_poker.events.postgres.store import read_stream
 from russian_poker.events.streams import wallet_stream
 from russian_poker.service.handling import WalletHandler
 from russian_poker.service.wallet.internal import InternalWallet

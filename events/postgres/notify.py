@@ -14,8 +14,8 @@ from collections.abc import Iterable
 import asyncpg
 import structlog
 
-from russian_poker.events.pool import DATABASE_GONE
-from russian_poker.events.store import notify
+from russian_poker.events.postgres.pool import DATABASE_GONE
+from russian_poker.events.postgres.store import notify
 
 __all__ = ["Notifier"]
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 import msgspec
 
 if TYPE_CHECKING:
-    from russian_poker.events.store import AnyConnection
+    from russian_poker.events.postgres.store import AnyConnection
 
 __all__ = [
     "MIGRATION_LOCK_KEY",
