@@ -40,6 +40,7 @@ from russian_poker.events.game import (
     TableOpened,
 )
 from russian_poker.events.postgres.store import AnyConnection, RecordedEvent, read_all
+from russian_poker.events.postgres.tables import Owner, owner_of, owners_of
 from russian_poker.events.records import Position
 from russian_poker.events.streams import (
     MONEY_PREFIXES,
@@ -54,7 +55,6 @@ from russian_poker.projections.redaction import (
     redact_record,
     round_of,
 )
-from russian_poker.projections.tables import Owner, owner_of, owners_of
 from russian_poker.service.rules.tenancy import operator_of
 
 __all__ = [

@@ -11,15 +11,15 @@ from typing import Annotated, Any
 
 import msgspec
 
-from russian_poker.events.game import RoundSettled
-from russian_poker.events.postgres.store import SideWrites
+from russian_poker.events.game import RoundAbandoned, RoundSettled
 from russian_poker.events.ruleset import Ruleset
+from russian_poker.events.writes import AbandonedRound, SettledBox, SettledRound
 from russian_poker.projections.fields import Ante, BonusStake, BoxNumber, Owner
 from russian_poker.projections.results import BoxResult, box_result
 from russian_poker.service.rules.hands import evaluate
 from russian_poker.service.rules.state import Box, Round, Table
 
-__all__ = ["BoxRecord", "record_settled", "settled_round"]
+__all__ = ["BoxRecord", "settled_round", "settled_write"]
 
 
 class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -191,40 +191,42 @@ def box_record(box: Box, rules: Ruleset) -> BoxRecord:
     )
 
 
-def record_settled(writes: SideWrites, state: Table, events: list[Any]) -> None:
-    """If these events settled a round, record it and its boxes in the append's statement."""
+def settled_write(state: Table, events: list[Any]) -> SettledRound | None:
+    """If these events settled a round, its history row and boxes (and, for a round completed
+    by the rules' defaults, why), to write with the settling command."""
     finished = settled_round(state, events)
     if finished is None:
-        return
+        return None
     records = [box_record(b, state.rules) for b in finished.boxes]
     dealer = finished.dealer
-    p = writes.param
-    table, number = p(state.table_id), p(finished.number)
-    writes.add(
-        "settled_round",
-        f"""
-        INSERT INTO rounds (table_id, round, commitment, seed, dealer_cards, dealer_hand,
-                            staked, paid_back, players, ruleset_fingerprint)
-        SELECT {table}, {number}, {p(finished.commitment)}, {p(finished.seed.hex())},
-               {p(list(dealer))}::text[],
-               {p(evaluate(dealer).category.label if dealer else None)}::text,
-               {p(sum(r.staked for r in records))}::bigint,
-               {p(sum(r.paid_back for r in records))}::bigint, {p(finished.players())}::text[],
-               {p(state.rules.fingerprint)}::text
-        WHERE EXISTS (SELECT FROM appended)
-        ON CONFLICT DO NOTHING
-        """,
+    abandoned = next(
+        (
+            AbandonedRound(reason=e.reason, after_s=e.after_s, phase=e.phase)
+            for e in events
+            if isinstance(e, RoundAbandoned) and e.round == finished.number
+        ),
+        None,
     )
-    writes.add(
-        "settled_boxes",
-        f"""
-        INSERT INTO round_boxes (table_id, round, box, player, detail, staked, paid_back)
-        SELECT {table}, {number}, b, pl, d::jsonb, s, r
-        FROM unnest({p([r.box for r in records])}::int[], {p([r.player for r in records])}::text[],
-                    {p([msgspec.json.encode(r).decode() for r in records])}::text[],
-                    {p([r.staked for r in records])}::bigint[],
-                    {p([r.paid_back for r in records])}::bigint[]) AS t(b, pl, d, s, r)
-        WHERE EXISTS (SELECT FROM appended)
-        ON CONFLICT DO NOTHING
-        """,
+    return SettledRound(
+        table_id=state.table_id,
+        round=finished.number,
+        commitment=finished.commitment,
+        seed=finished.seed.hex(),
+        dealer_cards=tuple(dealer),
+        dealer_hand=evaluate(dealer).category.label if dealer else None,
+        staked=sum(r.staked for r in records),
+        paid_back=sum(r.paid_back for r in records),
+        players=tuple(finished.players()),
+        ruleset_fingerprint=state.rules.fingerprint,
+        boxes=tuple(
+            SettledBox(
+                box=r.box,
+                player=r.player,
+                detail=msgspec.json.encode(r),
+                staked=r.staked,
+                paid_back=r.paid_back,
+            )
+            for r in records
+        ),
+        abandoned=abandoned,
     )

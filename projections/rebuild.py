@@ -23,6 +23,7 @@ from russian_poker.events.postgres.store import (
     read_all,
     recorded_from_row,
 )
+from russian_poker.events.postgres.tables import catch_up
 from russian_poker.events.records import Position
 from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX
 from russian_poker.events.wallet import WalletOpened
@@ -35,7 +36,7 @@ from russian_poker.projections.runner import (
     apply_batch,
     load_checkpoint,
 )
-from russian_poker.projections.tables import catch_up, decode_state, encode_state
+from russian_poker.projections.tables import decode_state, encode_state
 from russian_poker.projections.wallets import money_moved
 from russian_poker.service.rules.evolve import fold
 from russian_poker.service.rules.state import Table

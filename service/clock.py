@@ -23,8 +23,9 @@ from russian_poker.events.commands import (
     DecisionTimeUp,
 )
 from russian_poker.events.postgres.pool import DATABASE_GONE
+from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.results import Conflict
 from russian_poker.service.background import BackgroundLoop
-from russian_poker.service.handling import CommandHandler, Conflict
 from russian_poker.service.rules.errors import RuleViolation
 
 __all__ = ["Clock"]
@@ -43,7 +44,7 @@ class Clock(BackgroundLoop):
     def __init__(
         self,
         pool: asyncpg.Pool[asyncpg.Record],
-        commands: CommandHandler,
+        commands: CommandService,
         *,
         interval_s: float = 0.5,
         batch: int = 100,

@@ -29,10 +29,10 @@ import asyncpg
 import structlog
 
 from russian_poker.events.codec import decode_event
+from russian_poker.events.postgres import tables
 from russian_poker.events.postgres.pool import DATABASE_GONE
 from russian_poker.events.postgres.store import NOTIFY_CHANNEL, RecordedEvent, read_stream
 from russian_poker.events.streams import TABLE_PREFIX, table_stream
-from russian_poker.projections import tables
 from russian_poker.service.rules.evolve import fold
 from russian_poker.service.rules.state import Table
 

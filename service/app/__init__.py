@@ -20,6 +20,7 @@ from russian_poker.events.postgres.pool import create_pool
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.runner import ProjectionRunner
+from russian_poker.service import bootstrap
 from russian_poker.service.app.auth import TokenVerifier, keyring, rate_limit_key
 from russian_poker.service.app.bodies import check_body
 from russian_poker.service.app.controllers.audit import AuditController
@@ -42,6 +43,7 @@ from russian_poker.service.app.dependencies import (
     provide_hub,
     provide_pool,
     provide_principal,
+    provide_sessions,
     provide_wallets,
 )
 from russian_poker.service.app.docs_assets import docs_router, swagger_assets_router, swagger_plugin
@@ -49,15 +51,14 @@ from russian_poker.service.app.middleware import request_middleware, security_he
 from russian_poker.service.app.policy import TableOwners, access, check_policies, enforce
 from russian_poker.service.app.problems import problem_details_plugin
 from russian_poker.service.app.schema_plugin import DescribedStructSchemaPlugin
+from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.availability.notifier import TableNotifier
-from russian_poker.service.cache import CommittedCache
 from russian_poker.service.chain.background import Checkpointer
 from russian_poker.service.chain.keys import signing_key
 from russian_poker.service.client import client_router
 from russian_poker.service.clock import Clock
 from russian_poker.service.credentials import Credentials
 from russian_poker.service.database import database_url, migrated, wait_for_database
-from russian_poker.service.handling import CommandHandler, WalletHandler
 from russian_poker.service.live import LiveHub
 from russian_poker.service.observability import (
     SSE_CONNECTIONS,
@@ -67,7 +68,6 @@ from russian_poker.service.observability import (
 from russian_poker.service.operators import OperatorRegistry
 from russian_poker.service.reports.monitor import reports_lifespan
 from russian_poker.service.settings import ConfigurationError, Settings, load_settings
-from russian_poker.service.wallet.outbox import Outbox
 
 __all__ = ["create_app"]
 
@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await migrated(url)
         pool = await create_pool(url, min_size=2, max_size=settings.pool_size)
         operators = OperatorRegistry(pool)
-        outbox = Outbox(
+        outbox = bootstrap.outbox(
             pool,
             operators,
             retry_for_s=settings.wallet_retry_for_s,
@@ -110,7 +110,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             # rest of the pool even when a slow operator is owed by many players.
             parallel=max(1, settings.pool_size // 4),
         )
-        commands = CommandHandler(
+        commands = bootstrap.command_service(
             pool,
             attempts=settings.command_attempts,
             test_mode=settings.test_mode,
@@ -135,7 +135,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         app.state.update(
             pool=pool,
             commands=commands,
-            wallets=WalletHandler(pool),
+            wallets=bootstrap.transfer_service(pool),
+            sessions=bootstrap.sessions(pool, operators),
             hub=hub,
             operators=operators,
             outbox=outbox,
@@ -199,6 +200,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "wallets": Provide(provide_wallets, sync_to_thread=False),
             "principal": Provide(provide_principal, sync_to_thread=False),
             "hub": Provide(provide_hub, sync_to_thread=False),
+            "sessions": Provide(provide_sessions, sync_to_thread=False),
         },
         middleware=[
             # The request id and the request metrics, by route template: one series per

@@ -10,11 +10,14 @@ from litestar.datastructures import State
 from litestar.di import NamedDependency
 
 from russian_poker.service.app.auth import Principal, principal_in
-from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.sessions import Sessions as SessionService
+from russian_poker.service.application.transfers import TransferService
 from russian_poker.service.live import LiveHub
 
 __all__ = [
     "Caller",
+    "Sessions",
     "Commands",
     "DbPool",
     "Hub",
@@ -24,6 +27,7 @@ __all__ = [
     "provide_hub",
     "provide_pool",
     "provide_principal",
+    "provide_sessions",
     "provide_wallets",
 ]
 
@@ -38,13 +42,13 @@ def provide_pool(state: State) -> DbPool:
     return pool
 
 
-def provide_commands(state: State) -> CommandHandler:
-    handler: CommandHandler = state.commands
+def provide_commands(state: State) -> CommandService:
+    handler: CommandService = state.commands
     return handler
 
 
-def provide_wallets(state: State) -> WalletHandler:
-    handler: WalletHandler = state.wallets
+def provide_wallets(state: State) -> TransferService:
+    handler: TransferService = state.wallets
     return handler
 
 
@@ -53,13 +57,19 @@ def provide_principal(request: Request[object, object, State]) -> Principal:
     return principal_in(request)
 
 
+def provide_sessions(state: State) -> SessionService:
+    sessions: SessionService = state.sessions
+    return sessions
+
+
 def provide_hub(state: State) -> LiveHub:
     hub: LiveHub = state.hub
     return hub
 
 
 Pool = NamedDependency[DbPool]
-Commands = NamedDependency[CommandHandler]
-Wallets = NamedDependency[WalletHandler]
+Commands = NamedDependency[CommandService]
+Wallets = NamedDependency[TransferService]
 Hub = NamedDependency[LiveHub]
 Caller = NamedDependency[Principal]
+Sessions = NamedDependency[SessionService]

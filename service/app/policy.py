@@ -34,7 +34,7 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.handlers import BaseRouteHandler
 
-from russian_poker.projections.tables import Owner, owner_of
+from russian_poker.events.postgres.tables import Owner, owner_of
 from russian_poker.service.app.auth import Principal, Role, authenticate
 from russian_poker.service.tenancy import game_player_id, operator_of, valid_player_id
 

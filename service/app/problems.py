@@ -18,16 +18,12 @@ from litestar.plugins.problem_details import (
     ProblemDetailsPlugin,
 )
 
-from russian_poker.service.handling import (
-    Conflict,
-    IdempotencyKeyReused,
-    ReplayedRefusal,
-    TransferMismatch,
-    VersionMismatch,
-)
+from russian_poker.service.application.idempotency import IdempotencyKeyReused, ReplayedRefusal
+from russian_poker.service.application.money.seamless import WalletRefused, WalletUnavailable
+from russian_poker.service.application.results import Conflict, VersionMismatch
+from russian_poker.service.application.transfers import TransferMismatch
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.presets import RulesetError
-from russian_poker.service.wallet.bets import WalletRefused, WalletUnavailable
 
 __all__ = ["REPLAYED", "STATUS_OF_KIND", "problem", "problem_details_plugin", "problem_type"]
 

@@ -1,8 +1,8 @@
 """Table-status notifications to the operator, queued by the command that closes or
 reopens a table (docs/integration.md, "Table-status notifications").
 
-The notification is a row of ``table_notifications`` written in the append's own statement
-(``events.store.SideWrites``), so it exists exactly when the event does; its id is the
+The notification is a row of ``table_notifications`` written by the command's own statement
+(``events.writes.TableNotice``), so it exists exactly when the event does; its id is the
 event's id, the operator's idempotency key. An operator is notified when it has a wallet
 URL and secret registered (a seamless operator): an internal-wallet operator has nowhere
 to be called and reads the availability log instead. A shared table notifies every such
@@ -20,10 +20,10 @@ import msgspec
 from russian_poker.events.codec import Event
 from russian_poker.events.commands import Actor, Command
 from russian_poker.events.game import TableClosed, TableReopened
-from russian_poker.events.postgres.store import SideWrites
+from russian_poker.events.writes import TableNotice
 from russian_poker.service.rules.state import Table
 
-__all__ = ["NOTICE_PATH", "NoticeActor", "TableStatusNotice", "actor_role", "queue_notices"]
+__all__ = ["NOTICE_PATH", "NoticeActor", "TableStatusNotice", "actor_role", "table_notices"]
 
 NOTICE_PATH: Final = "notifications/table-status"
 """Where the notification goes: ``POST {the operator's wallet url}/notifications/table-status``."""
@@ -89,35 +89,25 @@ def actor_role(actor: Actor) -> str:
     return "admin" if actor.admin else actor.role
 
 
-def queue_notices(
-    writes: SideWrites,
+def table_notices(
     state: Table,
     batches: Sequence[tuple[Command, Actor, str, list[Event]]],
     event_id: Callable[[str, int], uuid.UUID],
-) -> None:
-    """Queue a notification for each ``TableClosed`` / ``TableReopened`` in ``batches``
-    (their ids by ``event_id(command_id, index)``, as the append numbers them)."""
-    count = 0
-    for _, actor, command_id, events in batches:
-        for index, event in enumerate(events):
-            if not isinstance(event, TableClosed | TableReopened):
-                continue
-            status = "closed" if isinstance(event, TableClosed) else "open"
-            writes.add(
-                f"table_notice_{count}",
-                f"""
-                INSERT INTO table_notifications (operator_id, notification_id, table_id,
-                    status, reason, actor_role, actor_id, occurred_at)
-                SELECT o.operator_id, a.event_id::text, {writes.param(state.table_id)},
-                       {writes.param(status)}, {writes.param(event.reason)}::text,
-                       {writes.param(actor_role(actor))}, {writes.param(actor.id)},
-                       a.recorded_at
-                FROM appended a
-                JOIN operators o ON o.wallet_url IS NOT NULL AND o.wallet_secret IS NOT NULL
-                  AND (o.operator_id = {writes.param(state.operator_id)}
-                       OR {writes.param(state.shared)}::boolean)
-                WHERE a.event_id = {writes.param(event_id(command_id, index))}::uuid
-                ON CONFLICT DO NOTHING
-                """,
-            )
-            count += 1
+) -> tuple[TableNotice, ...]:
+    """A notification for each ``TableClosed`` / ``TableReopened`` in ``batches`` (their ids
+    by ``event_id(command_id, index)``, as the append numbers them)."""
+    return tuple(
+        TableNotice(
+            event_id=event_id(command_id, index),
+            table_id=state.table_id,
+            status="closed" if isinstance(event, TableClosed) else "open",
+            reason=event.reason,
+            actor_role=actor_role(actor),
+            actor_id=actor.id,
+            operator_id=state.operator_id,
+            shared=state.shared,
+        )
+        for _, actor, command_id, events in batches
+        for index, event in enumerate(events)
+        if isinstance(event, TableClosed | TableReopened)
+    )

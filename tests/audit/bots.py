@@ -44,8 +44,9 @@ from russian_poker.events.commands import (
     RequestDealerExchange,
     SitDown,
 )
-from russian_poker.projections import tables
-from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.events.postgres import tables
+from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.transfers import TransferService
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.payouts import insurance_range
 from russian_poker.service.rules.presets import make_ruleset
@@ -91,7 +92,7 @@ def default_plans(count: int, prefix: str = "t") -> list[TablePlan]:
     return plans
 
 
-async def fund_players(wallets: WalletHandler, plans: Sequence[TablePlan]) -> None:
+async def fund_players(wallets: TransferService, plans: Sequence[TablePlan]) -> None:
     names = sorted({p for plan in plans for p in plan.players})
     for name in names:
         await wallets.open(name, "EUR", actor=OPERATOR)
@@ -112,7 +113,7 @@ class _TableBots:
 
     def __init__(
         self,
-        handler: CommandHandler,
+        handler: CommandService,
         pool: asyncpg.Pool[asyncpg.Record],
         plan: TablePlan,
         seed: int,
@@ -286,7 +287,7 @@ class _TableBots:
 
 
 async def play_tables(
-    handler: CommandHandler,
+    handler: CommandService,
     pool: asyncpg.Pool[asyncpg.Record],
     plans: Sequence[TablePlan],
     rounds: int,
@@ -300,7 +301,7 @@ async def play_tables(
 
 
 async def leave_rounds_open(
-    handler: CommandHandler, pool: asyncpg.Pool[asyncpg.Record], plans: Sequence[TablePlan]
+    handler: CommandService, pool: asyncpg.Pool[asyncpg.Record], plans: Sequence[TablePlan]
 ) -> list[tuple[str, int]]:
     """On every table, deal a round and draw on it, then stop: rounds whose secrets (seed,
     hidden cards, the exchanged cards a command names) must not leak. Returns them."""

@@ -20,7 +20,7 @@ from russian_poker.events.postgres.migrate import migrate
 from russian_poker.events.postgres.pool import create_pool
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.runner import ProjectionRunner
-from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.bootstrap import command_service, transfer_service
 from tests.audit.bots import (
     TablePlan,
     default_plans,
@@ -81,8 +81,8 @@ async def played(server_url: str) -> AsyncIterator[Played]:
     pool = await create_pool(url, min_size=4, max_size=16)
     try:
         plans = default_plans(TABLES)
-        await fund_players(WalletHandler(pool), plans)
-        handler = CommandHandler(pool)
+        await fund_players(transfer_service(pool), plans)
+        handler = command_service(pool)
         # The runner reads while the bots write: what it builds must equal a rebuild.
         runner = ProjectionRunner(AuditProjection(), dsn=url, poll_interval=0.2)
         await runner.start()

@@ -16,8 +16,8 @@ import asyncpg
 from click.testing import CliRunner, Result
 
 from russian_poker.events.commands import CloseTable, OpenTable, ReopenTable
+from russian_poker.service.bootstrap import command_service, transfer_service
 from russian_poker.service.cli import main
-from russian_poker.service.handling import CommandHandler, WalletHandler
 from russian_poker.service.rules.presets import make_ruleset
 from tests.audit.bots import OPERATOR, default_plans, fund_players, play_tables
 from tests.audit.bots import leave_rounds_open as leave_open
@@ -59,8 +59,8 @@ async def test_replay_and_reconcile_counts_add_up(
     database_url: str, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     plans = default_plans(2, prefix="c")
-    await fund_players(WalletHandler(db), plans)
-    handler = CommandHandler(db)
+    await fund_players(transfer_service(db), plans)
+    handler = command_service(db)
     await play_tables(handler, db, plans, 4)
     in_play_with_bets = await leave_open(handler, db, plans)
     # A table closed before anyone bet: its round settles without a bet; reopened, its next
@@ -119,8 +119,8 @@ async def test_replay_of_one_round_in_play_says_so(
     database_url: str, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     plans = default_plans(1, prefix="s")
-    await fund_players(WalletHandler(db), plans)
-    handler = CommandHandler(db)
+    await fund_players(transfer_service(db), plans)
+    handler = command_service(db)
     await play_tables(handler, db, plans, 1)
     [(table_id, number)] = await leave_open(handler, db, plans)
 

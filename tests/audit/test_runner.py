@@ -16,7 +16,7 @@ from russian_poker.events.postgres.store import stream_version
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.rebuild import rebuild
 from russian_poker.projections.runner import ProjectionRunner, load_checkpoint
-from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.bootstrap import command_service, transfer_service
 from tests.audit.bots import default_plans, fund_players, play_tables
 from tests.audit.conftest import catch_up_fully
 from tests.processes import (
@@ -87,7 +87,7 @@ async def test_one_leader_and_takeover_on_stop(
 ) -> None:
     db, database_url = quiet_db, quiet_url
     plans = default_plans(2, prefix="lead")
-    await fund_players(WalletHandler(db), plans)
+    await fund_players(transfer_service(db), plans)
     # Polling every minute: anything quicker than that was woken by NOTIFY.
     runners = [
         ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=60, retry_interval=0.05)
@@ -105,14 +105,14 @@ async def test_one_leader_and_takeover_on_stop(
         assert sum(r.is_leader for r in runners) == 1
         leader, follower = sorted(runners, key=lambda r: not r.is_leader)
 
-        await play_tables(CommandHandler(db), db, plans, 3)
+        await play_tables(command_service(db), db, plans, 3)
         settled = await _settled(db)
         await _eventually(lambda: _matches(db, settled), 60, "the leader to catch up by NOTIFY")
         assert leader.applied > 0 and follower.applied == 0
 
         await leader.stop()
         assert await follower.wait_until_leader(60), "the follower did not take over"
-        await play_tables(CommandHandler(db), db, plans[:1], 2, seed=7)
+        await play_tables(command_service(db), db, plans[:1], 2, seed=7)
         settled = await _settled(db)
         await _eventually(lambda: _matches(db, settled), 60, "the new leader to catch up")
         assert follower.applied > 0
@@ -133,12 +133,12 @@ async def test_notify_wakes_the_leader_at_once(
 ) -> None:
     db, database_url = quiet_db, quiet_url
     plans = default_plans(1, prefix="wake")
-    await fund_players(WalletHandler(db), plans)
+    await fund_players(transfer_service(db), plans)
     runner = ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=3600)
     await runner.start()
     try:
         assert await runner.wait_until_leader(60)
-        await play_tables(CommandHandler(db), db, plans, 1)
+        await play_tables(command_service(db), db, plans, 1)
         settled = await _settled(db)
         # The poll would wait an hour: catching up within the bounded wait means NOTIFY.
         await _eventually(lambda: _matches(db, settled), 60, "a NOTIFY wake-up")
@@ -183,11 +183,11 @@ async def test_concurrent_catch_ups_apply_each_event_once(
     """No leader at all: the checkpoint's row lock alone keeps batches from overlapping."""
     db, database_url = quiet_db, quiet_url
     plans = default_plans(3, prefix="race")
-    await fund_players(WalletHandler(db), plans)
+    await fund_players(transfer_service(db), plans)
     runners = [
         ProjectionRunner(AuditProjection(), dsn=database_url, batch_size=7) for _ in range(3)
     ]
-    playing = asyncio.create_task(play_tables(CommandHandler(db), db, plans, 4))
+    playing = asyncio.create_task(play_tables(command_service(db), db, plans, 4))
     while not playing.done():
         await asyncio.gather(*(r.run_until_caught_up() for r in runners))
     await playing

@@ -13,9 +13,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
+from russian_poker.service.bootstrap import command_service, transfer_service
 from russian_poker.service.chain.background import Checkpointer
 from russian_poker.service.chain.merkle import audit_path, leaf_bytes, merkle_root, root_from_path
-from russian_poker.service.handling import CommandHandler, WalletHandler
 from tests.audit.bots import default_plans, fund_players, play_tables
 from tests.chain.conftest import below_horizon, checkpoint, fill, verify
 
@@ -27,8 +27,8 @@ async def test_played_rounds_verify_with_checkpoints_taken_meanwhile(
     pool: Pool, key: Ed25519PrivateKey
 ) -> None:
     plans = default_plans(4, prefix="chain")
-    await fund_players(WalletHandler(pool), plans)
-    playing = asyncio.create_task(play_tables(CommandHandler(pool), pool, plans, 15))
+    await fund_players(transfer_service(pool), plans)
+    playing = asyncio.create_task(play_tables(command_service(pool), pool, plans, 15))
     made = 0
     while not playing.done():
         await checkpoint(pool, key, settle=False)

@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from russian_poker.service.handling import player_command_id
+from russian_poker.service.application.idempotency import player_command_id
 from tests.processes import token_headers
 
 __all__ = [

@@ -13,7 +13,7 @@ import asyncpg
 import httpx
 import pytest
 
-from russian_poker.service.handling import player_command_id
+from russian_poker.service.application.idempotency import player_command_id
 from tests.faults.books import check_books, check_watchers
 from tests.faults.load import OPERATOR, Journal, Watcher, open_casino, play, tables_of
 from tests.processes import (

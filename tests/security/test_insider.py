@@ -12,7 +12,7 @@ from russian_poker.service.app import create_app
 from russian_poker.service.chain.keys import signing_key
 from tests.api.conftest import SECRET, bearer
 from tests.api.live_server import serving
-from tests.security.conftest import fresh_database, make_world, settings_for
+from tests.security.conftest import make_world, settings_for
 
 ADMIN = bearer("admin", "root")
 
@@ -35,9 +35,10 @@ async def _every_value(database_url: str) -> str:
 
 
 async def test_the_database_holds_no_signing_secret_and_no_usable_api_key(
-    database_url: str, tmp_path: Any
+    scratch_database: str, tmp_path: Any
 ) -> None:
-    await fresh_database(database_url)
+    # A database of its own: nothing but this test's service writes what it dumps.
+    database_url = scratch_database
     settings = settings_for(database_url, str(tmp_path))
     app = create_app(settings)
     async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
@@ -53,11 +54,11 @@ async def test_the_database_holds_no_signing_secret_and_no_usable_api_key(
         api_key = issued.json()["api_key"]
         key_secret = api_key.rsplit("_", 1)[1]
     everything = await _every_value(database_url)
-    assert "alice" in everything  # the dump did read the world
-    assert SECRET not in everything
-    assert key_secret not in everything and api_key not in everything
+    assert "alice" in everything, "the dump did not read the world"
+    assert SECRET not in everything, "the signing secret is in the database"
+    assert key_secret not in everything, "an API key's secret is in the database"
     private = signing_key(settings, create=False).private_bytes_raw().hex()
-    assert private not in everything
+    assert private not in everything, "the checkpoint key is in the database"
     # What an insider does find: the operator's wallet secret, which the service must read
     # to sign its calls (docs/security.md, "An insider with SQL").
-    assert "w" * 32 in everything
+    assert "w" * 32 in everything, "the operator's wallet secret was not found"

@@ -8,7 +8,9 @@ import asyncpg
 import pytest
 
 from russian_poker.events.postgres.pool import create_pool
-from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.transfers import TransferService
+from russian_poker.service.bootstrap import command_service, transfer_service
 
 
 async def truncate_everything(pool: asyncpg.Pool[asyncpg.Record]) -> None:
@@ -31,12 +33,12 @@ async def db(database_url: str) -> AsyncIterator[asyncpg.Pool[asyncpg.Record]]:
 
 
 @pytest.fixture
-async def handler(db: asyncpg.Pool[asyncpg.Record]) -> AsyncIterator[CommandHandler]:
-    commands = CommandHandler(db, test_mode=True)
+async def handler(db: asyncpg.Pool[asyncpg.Record]) -> AsyncIterator[CommandService]:
+    commands = command_service(db, test_mode=True)
     yield commands
     await commands.close()
 
 
 @pytest.fixture
-def wallet_handler(db: asyncpg.Pool[asyncpg.Record]) -> WalletHandler:
-    return WalletHandler(db)
+def wallet_handler(db: asyncpg.Pool[asyncpg.Record]) -> TransferService:
+    return transfer_service(db)

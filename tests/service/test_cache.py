@@ -1,7 +1,7 @@
 """The command path decides on what its process last committed: a stale guess must never
 cost a wrong answer or a unit of money, only a second attempt.
 
-Two ``CommandHandler`` instances on one database stand for two service instances: each has
+Two ``CommandService`` instances on one database stand for two service instances: each has
 its own cache, and each moves tables and wallets behind the other's back.
 """
 
@@ -18,11 +18,13 @@ from hypothesis import strategies as st
 from prometheus_client import REGISTRY
 
 from russian_poker.events.commands import Actor, CancelBets, OpenTable, PlaceAnte, SitDown
+from russian_poker.events.postgres import tables
 from russian_poker.events.postgres.store import stream_version
-from russian_poker.projections import tables
+from russian_poker.service.application.cache import CommittedCache
+from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.transfers import TransferService
 from russian_poker.service.audit.reconcile import reconcile
-from russian_poker.service.cache import CommittedCache
-from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.bootstrap import command_service, transfer_service
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.presets import make_ruleset
 from russian_poker.service.settings import ConfigurationError, load_settings
@@ -34,9 +36,9 @@ BOB = Actor(role="player", id="bob")
 
 
 @pytest.fixture
-async def other(db: asyncpg.Pool[asyncpg.Record]) -> AsyncIterator[CommandHandler]:
+async def other(db: asyncpg.Pool[asyncpg.Record]) -> AsyncIterator[CommandService]:
     """A second instance's handler on the same database."""
-    handler = CommandHandler(db)
+    handler = command_service(db)
     yield handler
     await handler.close()
 
@@ -47,17 +49,17 @@ def loads(why: str) -> float:
 
 
 class TwoInstances(NamedTuple):
-    handler: CommandHandler
-    other: CommandHandler
-    wallets: WalletHandler
+    handler: CommandService
+    other: CommandService
+    wallets: TransferService
     db: asyncpg.Pool[asyncpg.Record]
 
 
 @pytest.fixture
 def two(
-    handler: CommandHandler,
-    other: CommandHandler,
-    wallet_handler: WalletHandler,
+    handler: CommandService,
+    other: CommandService,
+    wallet_handler: TransferService,
     db: asyncpg.Pool[asyncpg.Record],
 ) -> TwoInstances:
     """Two instances' handlers, the operator's wallet handler and the database."""
@@ -70,7 +72,10 @@ async def balance(db: asyncpg.Pool[asyncpg.Record], wallet: str) -> int:
 
 
 async def setup(
-    handler: CommandHandler, wallets: WalletHandler, funds: dict[str, int], table_ids: Sequence[str]
+    handler: CommandService,
+    wallets: TransferService,
+    funds: dict[str, int],
+    table_ids: Sequence[str],
 ) -> None:
     for name, amount in funds.items():
         await wallets.open(name, "EUR", actor=OPERATOR)
@@ -80,7 +85,7 @@ async def setup(
 
 
 async def test_a_deposit_made_elsewhere_is_seen_before_refusing(
-    handler: CommandHandler, wallet_handler: WalletHandler, db: asyncpg.Pool[asyncpg.Record]
+    handler: CommandService, wallet_handler: TransferService, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     await setup(handler, wallet_handler, {"alice": 100}, ["t1"])
     await handler.execute("t1", SitDown(), ALICE)  # caches alice's wallet at 100
@@ -178,7 +183,7 @@ class _Instances:
     """Sends each command through one of several handlers, chosen at random: the same
     tables and wallets moved by every instance in turn."""
 
-    def __init__(self, handlers: Sequence[CommandHandler], rng: random.Random) -> None:
+    def __init__(self, handlers: Sequence[CommandService], rng: random.Random) -> None:
         self._handlers = handlers
         self._rng = rng
 
@@ -197,8 +202,8 @@ async def test_random_rounds_across_instances_balance_to_the_unit(
 ) -> None:
     await truncate_everything(db)
     plans = default_plans(3, prefix=f"c{seed % 1000}")
-    await fund_players(WalletHandler(db), plans)
-    handlers = [CommandHandler(db) for _ in range(3)]
+    await fund_players(transfer_service(db), plans)
+    handlers = [command_service(db) for _ in range(3)]
     instances: Any = _Instances(handlers, random.Random(seed))
     settled, commands = await play_tables(instances, db, plans, 3, seed=seed)
     for handler in handlers:
@@ -220,9 +225,9 @@ async def test_random_rounds_across_instances_balance_to_the_unit(
 
 
 async def test_without_a_cache_every_command_loads_and_lands(
-    db: asyncpg.Pool[asyncpg.Record], wallet_handler: WalletHandler
+    db: asyncpg.Pool[asyncpg.Record], wallet_handler: TransferService
 ) -> None:
-    uncached = CommandHandler(db, cache=CommittedCache(tables=0, wallets=0))
+    uncached = command_service(db, cache=CommittedCache(tables=0, wallets=0))
     try:
         await setup(uncached, wallet_handler, {"alice": 1_000}, ["t1"])
         loads = 0

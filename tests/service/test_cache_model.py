@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.wallet import WalletCredited, WalletDebited, WalletEvent
 from russian_poker.projections.wallets import HeldWallet
-from russian_poker.service.cache import CommittedCache
+from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.rules.state import Table
 from russian_poker.service.rules.wallets import Wallet
 

@@ -8,12 +8,9 @@ import asyncpg
 import pytest
 
 from russian_poker.events.commands import Actor, Deal, OpenTable, PlaceAnte, SitDown
-from russian_poker.service.handling import (
-    CommandHandler,
-    TransferMismatch,
-    VersionMismatch,
-    WalletHandler,
-)
+from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.results import VersionMismatch
+from russian_poker.service.application.transfers import TransferMismatch, TransferService
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.presets import make_ruleset
 from tests.rules.scenario import deck_for
@@ -29,18 +26,18 @@ async def balance(db: asyncpg.Pool[asyncpg.Record], wallet: str) -> int:
 
 
 async def open_table(
-    handler: CommandHandler, db: asyncpg.Pool[asyncpg.Record], table_id: str = "t1"
+    handler: CommandService, db: asyncpg.Pool[asyncpg.Record], table_id: str = "t1"
 ) -> None:
     await handler.execute(table_id, OpenTable(ruleset=make_ruleset("russian")), OPERATOR)
 
 
-async def fund(wallets: WalletHandler, name: str, amount: int) -> None:
+async def fund(wallets: TransferService, name: str, amount: int) -> None:
     await wallets.open(name, "EUR", actor=OPERATOR)
     await wallets.transfer(name, "deposit", f"seed-{name}", amount, actor=OPERATOR)
 
 
 async def test_a_round_moves_money_and_events_together(
-    handler: CommandHandler, wallet_handler: WalletHandler, db: asyncpg.Pool[asyncpg.Record]
+    handler: CommandService, wallet_handler: TransferService, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     await fund(wallet_handler, "alice", 10_000)
     await open_table(handler, db)
@@ -59,7 +56,7 @@ async def test_a_round_moves_money_and_events_together(
 
 
 async def test_refused_command_writes_nothing(
-    handler: CommandHandler, db: asyncpg.Pool[asyncpg.Record]
+    handler: CommandService, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     await open_table(handler, db)
     before = await db.fetchval("SELECT count(*) FROM events")
@@ -70,7 +67,7 @@ async def test_refused_command_writes_nothing(
 
 
 async def test_insufficient_funds_is_refused_whole(
-    handler: CommandHandler, wallet_handler: WalletHandler, db: asyncpg.Pool[asyncpg.Record]
+    handler: CommandService, wallet_handler: TransferService, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     await fund(wallet_handler, "alice", 150)
     await open_table(handler, db)
@@ -82,7 +79,7 @@ async def test_insufficient_funds_is_refused_whole(
 
 
 async def test_same_command_id_appends_once(
-    handler: CommandHandler, wallet_handler: WalletHandler, db: asyncpg.Pool[asyncpg.Record]
+    handler: CommandService, wallet_handler: TransferService, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     await fund(wallet_handler, "alice", 100)
     await open_table(handler, db)
@@ -93,7 +90,7 @@ async def test_same_command_id_appends_once(
 
 
 async def test_if_match_version_mismatch(
-    handler: CommandHandler, db: asyncpg.Pool[asyncpg.Record]
+    handler: CommandService, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     await open_table(handler, db)
     with pytest.raises(VersionMismatch):
@@ -101,7 +98,7 @@ async def test_if_match_version_mismatch(
 
 
 async def test_concurrent_players_all_land(
-    handler: CommandHandler, wallet_handler: WalletHandler, db: asyncpg.Pool[asyncpg.Record]
+    handler: CommandService, wallet_handler: TransferService, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     players = [Actor(role="player", id=f"p{i}") for i in range(4)]
     for p in players:
@@ -116,7 +113,7 @@ async def test_concurrent_players_all_land(
 
 
 async def test_transfer_is_idempotent_by_transfer_id(
-    wallet_handler: WalletHandler, db: asyncpg.Pool[asyncpg.Record]
+    wallet_handler: TransferService, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     await wallet_handler.open("w", "EUR", actor=OPERATOR)
     first = await wallet_handler.transfer("w", "deposit", "x1", 500, actor=OPERATOR)
@@ -128,7 +125,7 @@ async def test_transfer_is_idempotent_by_transfer_id(
 
 
 async def test_a_refused_command_is_refused_again_on_retry(
-    handler: CommandHandler, wallet_handler: WalletHandler, db: asyncpg.Pool[asyncpg.Record]
+    handler: CommandService, wallet_handler: TransferService, db: asyncpg.Pool[asyncpg.Record]
 ) -> None:
     await fund(wallet_handler, "alice", 50)
     await open_table(handler, db)

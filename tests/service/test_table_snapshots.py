@@ -9,21 +9,25 @@ import asyncpg
 
 from russian_poker.events.codec import decode_event
 from russian_poker.events.commands import Actor, Command
+from russian_poker.events.postgres import tables
 from russian_poker.events.postgres.store import read_stream
 from russian_poker.events.streams import table_stream
-from russian_poker.projections import tables
 from russian_poker.projections.rebuild import rebuild
-from russian_poker.service.handling import CommandHandler, CommandResult, WalletHandler
+from russian_poker.projections.tables import SNAPSHOT_EVERY
+from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.results import CommandResult
+from russian_poker.service.bootstrap import command_service, transfer_service
 from russian_poker.service.rules.evolve import fold
 from russian_poker.service.rules.state import Table
 from tests.audit.bots import default_plans, fund_players, play_tables
 
 
-class _Checked(CommandHandler):
-    """After every command, checks its table's row against the fold of its stream."""
+class _Checked:
+    """The command service; after every command, checks its table's row against the fold of
+    its stream."""
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
-        super().__init__(pool)
+        self._commands: CommandService = command_service(pool)
         self.pool = pool
         self.checked = 0
         self.snapshots: set[tuple[str, int]] = set()
@@ -32,9 +36,17 @@ class _Checked(CommandHandler):
     async def execute_with_state(
         self, table_id: str, command: Command, actor: Actor, **kwargs: Any
     ) -> tuple[CommandResult, Table | None]:
-        answer = await super().execute_with_state(table_id, command, actor, **kwargs)
+        answer = await self._commands.execute_with_state(table_id, command, actor, **kwargs)
         await self._check(table_id)
         return answer
+
+    async def execute(
+        self, table_id: str, command: Command, actor: Actor, **kwargs: Any
+    ) -> CommandResult:
+        return (await self.execute_with_state(table_id, command, actor, **kwargs))[0]
+
+    async def close(self) -> None:
+        await self._commands.close()
 
     async def _check(self, table_id: str) -> None:
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
@@ -62,7 +74,7 @@ class _Checked(CommandHandler):
 
 async def test_every_load_is_the_fold_of_the_stream(db: asyncpg.Pool[asyncpg.Record]) -> None:
     plans = default_plans(3, prefix="snap")
-    await fund_players(WalletHandler(db), plans)
+    await fund_players(transfer_service(db), plans)
     checked = _Checked(db)
     try:
         settled, commands = await play_tables(checked, db, plans, 6, seed=3)
@@ -72,7 +84,7 @@ async def test_every_load_is_the_fold_of_the_stream(db: asyncpg.Pool[asyncpg.Rec
     # The point of it: most commands leave the snapshot where it was.
     assert len(checked.snapshots) < commands / 2, (len(checked.snapshots), commands)
     assert max(checked.lags) > 0
-    assert max(checked.lags) < 2 * tables.SNAPSHOT_EVERY
+    assert max(checked.lags) < 2 * SNAPSHOT_EVERY
     async with db.acquire() as conn:
         report = await rebuild(conn, "tables")
     assert not report.differed, report.details

@@ -5,12 +5,8 @@ from __future__ import annotations
 import uuid
 from typing import Any, Final
 
-import asyncpg
 import msgspec
 
-from russian_poker.events.commands import Actor
-from russian_poker.service.handling import WalletHandler
-from russian_poker.service.tenancy import game_player_id
 from russian_poker.service.wallet.protocol import (
     BalanceCall,
     BetCall,
@@ -24,7 +20,6 @@ __all__ = [
     "OPERATOR",
     "balance_call",
     "bet_call",
-    "fund_internal",
     "rollback_call",
     "tx",
     "win_call",
@@ -109,23 +104,3 @@ def rollback_call(
 ) -> RollbackCall:
     call = rollback_of(bet, request_id=uuid.uuid4().hex, transaction_id=transaction_id or tx())
     return call if currency is None else msgspec.structs.replace(call, currency=currency)
-
-
-async def fund_internal(
-    pool: asyncpg.Pool[asyncpg.Record],
-    player: str,
-    amount: int,
-    *,
-    operator: str = OPERATOR,
-    currency: str = CURRENCY,
-) -> str:
-    """Open the operator's player's internal wallet and deposit ``amount``; its wallet id."""
-    handler = WalletHandler(pool)
-    wallet_id = game_player_id(operator, player)
-    actor = Actor(role="operator", id=operator)
-    await handler.open(wallet_id, currency, actor=actor)
-    if amount:
-        await handler.transfer(
-            wallet_id, "deposit", f"fund-{uuid.uuid4().hex}", amount, actor=actor
-        )
-    return wallet_id

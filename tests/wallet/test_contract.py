@@ -1,6 +1,7 @@
-"""One wallet contract, both adapters: the conformance scenarios (WALLET-PROTOCOL §6) pass
-against the internal ledger on PostgreSQL and against the seamless adapter talking HTTP to
-the reference operator wallet — so the command path can rely on either alike."""
+"""The wallet contract: the conformance scenarios (docs/wallet-protocol.md, "Conformance
+kit") pass against the seamless adapter talking HTTP to the reference operator wallet, and
+leave its balances as they found them. (The command path's two kinds of money, internal
+and seamless, share their own contract suite: tests/money.)"""
 
 from __future__ import annotations
 
@@ -9,15 +10,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import asyncpg
 import pytest
 
 from russian_poker.service.wallet.conformance import SCENARIOS, run_scenarios
-from russian_poker.service.wallet.internal import InternalWallet
 from russian_poker.service.wallet.port import WalletPort
 from russian_poker.service.wallet.raw import RawTransport
 from russian_poker.service.wallet.seamless import SeamlessWallet
-from tests.wallet.calls import CURRENCY, OPERATOR, fund_internal
+from tests.wallet.calls import CURRENCY, OPERATOR
 
 START = 1_000
 HTTP_ONLY = {name for name, _, needs_raw in SCENARIOS if needs_raw}
@@ -27,7 +26,6 @@ HTTP_ONLY = {name for name, _, needs_raw in SCENARIOS if needs_raw}
 class Subject:
     """An adapter with a funded player, and a way to read the balance behind its back."""
 
-    kind: str
     port: WalletPort
     raw: RawTransport | None
     player: str
@@ -35,31 +33,10 @@ class Subject:
     held: Callable[[], Awaitable[int]]
 
 
-@pytest.fixture(params=["internal", "seamless"])
-def backend(request: pytest.FixtureRequest) -> tuple[str, Any]:
-    """What holds the money: the test database's pool, or the reference operator wallet."""
-    if request.param == "internal":
-        return "internal", request.getfixturevalue("pool")
-    return "seamless", request.getfixturevalue("reference_wallet")
-
-
 @pytest.fixture
-async def subject(backend: tuple[str, Any]) -> AsyncIterator[Subject]:
-    kind, holder = backend
+async def subject(reference_wallet: Any) -> AsyncIterator[Subject]:
+    holder = reference_wallet
     player = f"p-{uuid.uuid4().hex[:10]}"
-    if kind == "internal":
-        pool: asyncpg.Pool[asyncpg.Record] = holder
-        wallet_id = await fund_internal(pool, player, START)
-
-        async def held_internally() -> int:
-            async with pool.acquire() as conn:
-                balance: int = await conn.fetchval(
-                    "SELECT balance FROM wallets WHERE wallet_id = $1", wallet_id
-                )
-            return balance
-
-        yield Subject(kind, InternalWallet(pool, OPERATOR), None, player, None, held_internally)
-        return
     await holder.set_player(player, CURRENCY, START)
     ended = f"ended-{uuid.uuid4().hex}"
     await holder.end_session(ended)
@@ -72,7 +49,7 @@ async def subject(backend: tuple[str, Any]) -> AsyncIterator[Subject]:
         return balance
 
     try:
-        yield Subject(kind, seamless, raw, player, ended, held_by_operator)
+        yield Subject(seamless, raw, player, ended, held_by_operator)
     finally:
         await seamless.aclose()
         await raw.aclose()
@@ -94,10 +71,8 @@ async def test_every_scenario_passes(subject: Subject) -> None:
     results = await _run(subject)
     assert [r.line() for r in results if r.failed] == []
     assert [r.name for r in results] == [name for name, _, _ in SCENARIOS]
-    not_applicable = {r.name for r in results if not r.applicable}
-    # Only the wire's own scenarios are skipped, and only where there is no wire.
-    assert not_applicable == (HTTP_ONLY if subject.kind == "internal" else set())
-    assert all(not r.passed for r in results if not r.applicable)
+    # Over the wire, every scenario applies, the wire's own included.
+    assert all(r.applicable for r in results), HTTP_ONLY
 
 
 async def test_the_kit_leaves_the_balance_as_it_found_it(subject: Subject) -> None:

@@ -13,9 +13,9 @@ from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
+from russian_poker.events.postgres.tables import Owner
 from russian_poker.projections.audit import AuditPage, audit_feed, round_record
 from russian_poker.projections.fields import Commitment
-from russian_poker.projections.tables import Owner
 from russian_poker.service.app.dependencies import Caller, Pool
 from russian_poker.service.app.params import RoundNumber, TableId, json_body
 from russian_poker.service.app.policy import TableOwners, access

@@ -17,8 +17,8 @@ from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
 from russian_poker.events.commands import Reason
+from russian_poker.events.postgres import tables
 from russian_poker.events.ruleset import Ruleset
-from russian_poker.projections import tables
 from russian_poker.service.app.dependencies import Caller, Pool
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem

@@ -16,11 +16,11 @@ import structlog
 from litestar import Controller, Request, get
 
 from russian_poker.service.app.auth import Principal, Role
-from russian_poker.service.app.dependencies import Caller, DbPool, Pool
+from russian_poker.service.app.dependencies import Caller, DbPool, Pool, Sessions
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
+from russian_poker.service.application.sessions import Session
 from russian_poker.service.operators import OperatorRegistry
-from russian_poker.service.sessions import Session, get_session
 from russian_poker.service.tenancy import operator_of
 from russian_poker.service.wallet.port import UnknownOutcome
 from russian_poker.service.wallet.protocol import BalanceCall
@@ -109,11 +109,12 @@ class MeController(Controller):
         responses=problems(),
         opt=access("player", "operator", "auditor", "admin", scope="own"),
     )
-    async def me(self, pool: Pool, principal: Caller, request: Request[Any, Any, Any]) -> Me:
+    async def me(
+        self, pool: Pool, sessions: Sessions, principal: Caller, request: Request[Any, Any, Any]
+    ) -> Me:
         session = None
         if principal.session_id is not None:
-            async with pool.acquire() as conn:
-                session = await get_session(conn, principal.operator, principal.session_id)
+            session = await sessions.get(principal.operator, principal.session_id)
         currency = session.currency if session else principal.currency
         if principal.role != "player":
             return Me(

@@ -13,13 +13,13 @@ from litestar.params import PathParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from russian_poker.service.app.auth import mint_token
-from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.service.app.dependencies import Caller, Sessions
 from russian_poker.service.app.params import json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
+from russian_poker.service.application.sessions import Session
 from russian_poker.service.operators import OperatorRegistry
-from russian_poker.service.sessions import Session, end_session, get_session, launch_session
 from russian_poker.service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
 
 __all__ = ["LaunchSession", "LaunchedSession", "SessionController"]
@@ -105,7 +105,11 @@ class SessionController(Controller):
         opt=access("operator", scope="own"),
     )
     async def launch(
-        self, data: _LaunchBody, request: Request[Any, Any, Any], pool: Pool, principal: Caller
+        self,
+        data: _LaunchBody,
+        request: Request[Any, Any, Any],
+        sessions: Sessions,
+        principal: Caller,
     ) -> LaunchedSession:
         registry: OperatorRegistry = request.app.state.operators
         operator = await registry.get(principal.operator)
@@ -120,17 +124,15 @@ class SessionController(Controller):
                 f"currency: the operator plays in {', '.join(operator.currencies)}",
             )
         settings = request.app.state.settings
-        async with pool.acquire() as conn:
-            session = await launch_session(
-                conn,
-                operator_id=operator.operator_id,
-                player_id=data.player_id,
-                currency=data.currency,
-                ttl_s=settings.jwt_ttl_s,
-                table_id=data.table_id,
-                language=data.language,
-                lobby_url=data.lobby_url,
-            )
+        session = await sessions.launch(
+            operator_id=operator.operator_id,
+            player_id=data.player_id,
+            currency=data.currency,
+            ttl_s=settings.jwt_ttl_s,
+            table_id=data.table_id,
+            language=data.language,
+            lobby_url=data.lobby_url,
+        )
         player = game_player_id(operator.operator_id, data.player_id)
         token = mint_token(
             settings.jwt_secret,
@@ -161,9 +163,8 @@ class SessionController(Controller):
         responses=problems(404),
         opt=access("operator", scope="own"),
     )
-    async def show(self, session_id: SessionId, pool: Pool, principal: Caller) -> Session:
-        async with pool.acquire() as conn:
-            session = await get_session(conn, principal.operator, session_id)
+    async def show(self, session_id: SessionId, sessions: Sessions, principal: Caller) -> Session:
+        session = await sessions.get(principal.operator, session_id)
         if session is None:
             raise NotFoundException(f"no session {session_id!r}")
         return session
@@ -175,9 +176,8 @@ class SessionController(Controller):
         responses=problems(404),
         opt=access("operator", scope="own"),
     )
-    async def end(self, session_id: SessionId, pool: Pool, principal: Caller) -> Session:
-        async with pool.acquire() as conn:
-            session = await end_session(conn, principal.operator, session_id)
+    async def end(self, session_id: SessionId, sessions: Sessions, principal: Caller) -> Session:
+        session = await sessions.end(principal.operator, session_id)
         if session is None:
             raise NotFoundException(f"no session {session_id!r}")
         return session

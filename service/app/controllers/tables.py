@@ -37,7 +37,7 @@ from russian_poker.events.commands import (
     SitDown,
     StackDeck,
 )
-from russian_poker.projections import tables
+from russian_poker.events.postgres import tables
 from russian_poker.projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
 from russian_poker.service.app.auth import Principal
 from russian_poker.service.app.bodies import check_body
@@ -60,14 +60,16 @@ from russian_poker.service.app.schemas import (
     StackedDeck,
     TestDeck,
 )
-from russian_poker.service.handling import CommandHandler, UnknownTable, player_command_id
+from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.idempotency import player_command_id
+from russian_poker.service.application.results import UnknownTable
+from russian_poker.service.application.sessions import Sessions
 from russian_poker.service.live import Timers, table_timers
 from russian_poker.service.observability import request_id_of
 from russian_poker.service.rules.cards import CardError, parse_cards
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.presets import PRESETS, make_ruleset, override
 from russian_poker.service.rules.state import Table
-from russian_poker.service.sessions import bound_session
 from russian_poker.service.tenancy import TABLE_ID_RULE, game_table_id
 
 __all__ = ["TableController"]
@@ -202,8 +204,9 @@ async def _run_command(
     # The hot path: the handler and pool straight from the app's state, as a second
     # injected dependency would have Litestar resolve them in a task group per request.
     services = request.app.state
-    commands: CommandHandler = services.commands
-    session = await bound_session(services.pool, services.operators, principal)
+    commands: CommandService = services.commands
+    sessions: Sessions = services.sessions
+    session = await sessions.bound(principal)
     try:
         result, after = await commands.execute_with_state(
             table_id,
@@ -561,7 +564,7 @@ def lobby_entry(state: Table) -> LobbyEntry:
 
 async def _operate(
     pool: DbPool,
-    commands: CommandHandler,
+    commands: CommandService,
     principal: Principal,
     table_id: str,
     command: CloseTable | ReopenTable,

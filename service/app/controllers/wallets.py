@@ -25,7 +25,7 @@ from russian_poker.service.app.schemas import (
     Transfer,
     WalletView,
 )
-from russian_poker.service.handling import TransferResult, WalletHandler
+from russian_poker.service.application.transfers import TransferResult, TransferService
 from russian_poker.service.operators import OperatorRegistry
 from russian_poker.service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
 
@@ -187,7 +187,7 @@ class WalletController(Controller):
 
 
 async def _transfer(
-    wallets: WalletHandler,
+    wallets: TransferService,
     principal: Principal,
     wallet_id: str,
     kind: Literal["deposit", "withdrawal"],

@@ -20,15 +20,18 @@ import contextlib
 import random
 import time
 import uuid
-from typing import Any, Final
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Final, Protocol
 
 import structlog
 
+from russian_poker.service.application.money.seamless import player_key
+from russian_poker.service.application.ports import CallsConnection, Head
 from russian_poker.service.background import BackgroundLoop
 from russian_poker.service.observability import WALLET_CALLS, WALLET_MANUAL, WALLET_OWED
-from russian_poker.service.operators import OperatorRegistry
-from russian_poker.service.wallet.bets import PLAYER_LOCK, attempt_key, undo
-from russian_poker.service.wallet.port import UnknownOutcome
+from russian_poker.service.rules.tenancy import PlayerRef
+from russian_poker.service.wallet.port import UnknownOutcome, WalletPort
 from russian_poker.service.wallet.protocol import (
     FINAL_ROLLBACK_STATUSES,
     Answer,
@@ -37,54 +40,23 @@ from russian_poker.service.wallet.protocol import (
     round_id,
 )
 
-__all__ = ["Outbox"]
+__all__ = ["CallsStore", "Outbox"]
 
 _log = structlog.get_logger("wallet.outbox")
 
-
-_HEADS: Final = """
-SELECT DISTINCT ON (operator_id, player_id)
-    seq, operator_id, player_id, next_attempt_at <= now() AS due
-FROM wallet_transactions WHERE status = 'queued'
-ORDER BY operator_id, player_id, seq
-"""
-_TAKE: Final = """
-SELECT *, now() - created_at > make_interval(secs => $2) AS expired
-FROM wallet_transactions WHERE seq = $1 AND status = 'queued'
-  AND NOT EXISTS (SELECT FROM wallet_transactions e
-                  WHERE e.operator_id = wallet_transactions.operator_id
-                    AND e.player_id = wallet_transactions.player_id
-                    AND e.status = 'queued' AND e.seq < $1)
-"""
 _RECOVER_EVERY_S: Final = 2.0
-
-_OWED_OF_ROUND: Final = """
-SELECT *, now() - created_at > make_interval(secs => $5) AS expired
-FROM wallet_transactions
-WHERE status = 'queued' AND operator_id = $1 AND player_id = $2 AND table_id = $3 AND round = $4
-ORDER BY seq
-"""
-_DONE: Final = """
-UPDATE wallet_transactions SET status = 'delivered', answer_status = $2,
-    operator_transaction_id = $3, balance_after = $4, attempts = attempts + 1,
-    last_error = NULL, updated_at = now()
-WHERE seq = $1
-"""
-_AGAIN: Final = """
-UPDATE wallet_transactions SET
-    status = CASE WHEN $5 THEN 'manual' ELSE 'queued' END,
-    answer_status = $2, last_error = $3, attempts = attempts + 1,
-    next_attempt_at = now() + make_interval(secs => $4), updated_at = now()
-WHERE seq = $1
-"""
-_MANUAL: Final = "SELECT count(*) FROM wallet_transactions WHERE status = 'manual'"
 _MANUAL_EVERY_S: Final = 60.0
 """How often the manual gauge is counted again: no index covers manual calls, so the count
 is a scan, not something for every pass (at once, though, after this instance flagged one)."""
-_ABANDONED: Final = """
-SELECT DISTINCT attempt_id FROM wallet_transactions
-WHERE status IN ('pending', 'accepted') AND created_at < now() - make_interval(secs => $1)
-"""
+
+
+class CallsStore(Protocol):
+    """The owed calls, as the outbox reads them (``events.postgres.wallet_calls``)."""
+
+    def connection(self) -> AbstractAsyncContextManager[CallsConnection]: ...
+    async def heads(self) -> Sequence[Head]: ...
+    async def abandoned_attempts(self, older_than_s: float) -> list[uuid.UUID]: ...
+    async def count_manual(self) -> int: ...
 
 
 class Outbox(BackgroundLoop):
@@ -94,16 +66,16 @@ class Outbox(BackgroundLoop):
 
     def __init__(
         self,
-        pool: Any,
-        operators: OperatorRegistry,
+        calls: CallsStore,
+        wallets: Callable[[str], Awaitable[WalletPort | None]],
         *,
         retry_for_s: float = 86_400,
         backoff_max_s: float = 60,
         poll_s: float = 1.0,
         parallel: int = 16,
     ) -> None:
-        self._pool = pool
-        self._operators = operators
+        self._calls = calls
+        self._wallets = wallets
         self._retry_for_s = retry_for_s
         self._backoff_max_s = backoff_max_s
         self._poll_s = poll_s
@@ -143,16 +115,16 @@ class Outbox(BackgroundLoop):
         """Undo the bets of attempts whose owner is gone (its lock is free); returns how
         many rollbacks that queued."""
         queued = 0
-        async with self._pool.acquire() as conn:
-            for row in await conn.fetch(_ABANDONED, older_than_s):
-                attempt_id: uuid.UUID = row["attempt_id"]
-                key = attempt_key(attempt_id)
-                if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", key):
+        async with self._calls.connection() as conn:
+            for attempt_id in await self._calls.abandoned_attempts(older_than_s):
+                if not await conn.try_lock_attempt(attempt_id):
                     continue  # still running somewhere
                 try:
-                    count = await undo(conn, attempt_id, "recovered: the command did not finish")
+                    count = await conn.undo_bets(
+                        attempt_id, "recovered: the command did not finish"
+                    )
                 finally:
-                    await conn.execute("SELECT pg_advisory_unlock($1)", key)
+                    await conn.unlock_attempt(attempt_id)
                 if count:
                     _log.warning(
                         "wallet_attempt_recovered", attempt=str(attempt_id), rollbacks=count
@@ -165,10 +137,9 @@ class Outbox(BackgroundLoop):
     async def deliver_due(self) -> int:
         """One pass: the oldest owed call of every player that is due; returns how many
         were delivered (answered finally)."""
-        async with self._pool.acquire() as conn:
-            heads = await conn.fetch(_HEADS)
+        heads = await self._calls.heads()
         WALLET_OWED.set(len(heads))
-        results = await asyncio.gather(*(self._deliver(h) for h in heads if h["due"]))
+        results = await asyncio.gather(*(self._deliver(h) for h in heads if h.due))
         await self._count_manual()
         return sum(results)
 
@@ -180,45 +151,44 @@ class Outbox(BackgroundLoop):
             return
         self._flagged = False
         self._manual_counted_at = now
-        async with self._pool.acquire() as conn:
-            WALLET_MANUAL.set(await conn.fetchval(_MANUAL))
+        WALLET_MANUAL.set(await self._calls.count_manual())
 
-    async def _deliver(self, head: Any) -> bool:
+    async def _deliver(self, head: Head) -> bool:
         # The player's lock, not a transaction, keeps one deliverer per player: a
         # transaction held open for the operator's answer would hold back every reader
         # of the global order (projections, the audit feed) for as long.
-        player = f"{head['operator_id']}/{head['player_id']}"
-        async with self._slots, self._pool.acquire() as conn:
-            locked = await conn.fetchval(
-                "SELECT pg_try_advisory_lock($1, hashtext($2))", PLAYER_LOCK, player
-            )
-            if not locked:
+        player = player_key(PlayerRef(head.operator_id, head.player_id))
+        async with self._slots, self._calls.connection() as conn:
+            if not await conn.try_lock_player(player):
                 return False
             try:
-                row = await conn.fetchrow(_TAKE, head["seq"], self._retry_for_s)
+                row = await conn.take(head.seq, self._retry_for_s)
                 if row is None:
                     return False
                 return await self._deliver_row(conn, row)
             finally:
-                await conn.execute(
-                    "SELECT pg_advisory_unlock($1, hashtext($2))", PLAYER_LOCK, player
-                )
+                await conn.unlock_player(player)
 
     async def deliver_owed(
-        self, conn: Any, operator_id: str, player_id: str, table_id: str, round_number: int
+        self,
+        conn: CallsConnection,
+        operator_id: str,
+        player_id: str,
+        table_id: str,
+        round_number: int,
     ) -> bool:
         """Deliver the player's calls still owed for this round now, in order, on the
         command's own connection: the command path holds the player's lock, and its bets
         must not overtake them (§3.5). False if one of them is still not final."""
-        rows = await conn.fetch(
-            _OWED_OF_ROUND, operator_id, player_id, table_id, round_number, self._retry_for_s
+        rows = await conn.owed_of_round(
+            operator_id, player_id, table_id, round_number, self._retry_for_s
         )
         for row in rows:
             if not await self._deliver_row(conn, row):
                 return False
         return True
 
-    async def _deliver_row(self, conn: Any, row: Any) -> bool:
+    async def _deliver_row(self, conn: CallsConnection, row: Any) -> bool:
         """Send one owed call (locked by the caller) and record the answer."""
         answer, error = await self._send(row)
         final = answer is not None and (
@@ -229,16 +199,15 @@ class Outbox(BackgroundLoop):
         WALLET_CALLS.labels(row["kind"], answer.status if answer else "unknown").inc()
         if final:
             assert answer is not None
-            await conn.execute(
-                _DONE, row["seq"], answer.status, answer.operator_transaction_id, answer.balance
+            await conn.delivered(
+                row["seq"], answer.status, answer.operator_transaction_id, answer.balance
             )
             return True
         manual = bool(row["expired"])
-        await conn.execute(
-            _AGAIN,
+        await conn.retry_later(
             row["seq"],
             answer.status if answer else None,
-            (error or (answer.status if answer else ""))[:500],
+            error or (answer.status if answer else ""),
             self._backoff(row["attempts"] + 1),
             manual,
         )
@@ -260,7 +229,7 @@ class Outbox(BackgroundLoop):
         return delay * random.uniform(0.8, 1.2)
 
     async def _send(self, row: Any) -> tuple[Answer | None, str | None]:
-        wallet = await self._operators.wallet(row["operator_id"])
+        wallet = await self._wallets(row["operator_id"])
         if wallet is None:
             return None, "the operator has no seamless wallet (any more)"
         common = {

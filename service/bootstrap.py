@@ -1,0 +1,90 @@
+"""Wires the application layer to the adapters the product runs: PostgreSQL for storage, the
+operators' registry and HTTP wallets for money.
+
+Everything that needs a pool is built here, once per process (the app's lifespan, a CLI
+command, a test): the application layer itself never names an adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import asyncpg
+
+from russian_poker.events.postgres.commands import PostgresCommands
+from russian_poker.events.postgres.notify import Notifier
+from russian_poker.events.postgres.sessions import SessionStore
+from russian_poker.events.postgres.wallet_calls import WalletCallsStore
+from russian_poker.events.postgres.wallets import WalletStore
+from russian_poker.service.application.cache import CommittedCache
+from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.money.internal import InternalMoney
+from russian_poker.service.application.money.router import Money
+from russian_poker.service.application.money.seamless import DeliverOwed, SeamlessMoney
+from russian_poker.service.application.outbox import Outbox
+from russian_poker.service.application.sessions import Sessions
+from russian_poker.service.application.transfers import TransferService
+from russian_poker.service.operators import OperatorRegistry
+from russian_poker.service.wallet.port import WalletPort
+
+__all__ = ["command_service", "outbox", "sessions", "transfer_service"]
+
+Pool = asyncpg.Pool
+
+
+async def _no_wallet(operator_id: str) -> WalletPort | None:
+    return None
+
+
+async def _internal(operator_id: str) -> bool:
+    return False
+
+
+def command_service(
+    pool: Pool,
+    *,
+    operators: OperatorRegistry | None = None,
+    cache: CommittedCache | None = None,
+    attempts: int = 8,
+    test_mode: bool = False,
+    owed: Callable[[], None] = lambda: None,
+    deliver_owed: DeliverOwed | None = None,
+) -> CommandService:
+    """The command path on ``pool``. Without ``operators`` every player is the default
+    operator's (internal wallets)."""
+    cache = cache or CommittedCache()
+    notifier = Notifier(pool)
+    wallets: Callable[[str], Awaitable[WalletPort | None]] = (
+        operators.wallet if operators is not None else _no_wallet
+    )
+    seamless: Callable[[str], Awaitable[bool]] = (
+        operators.seamless if operators is not None else _internal
+    )
+    money = Money(
+        InternalMoney(cache),
+        SeamlessMoney(wallets, deliver_owed=deliver_owed, owed=owed),
+        seamless,
+    )
+    return CommandService(
+        PostgresCommands(pool),
+        money,
+        cache=cache,
+        wake=notifier.notify,
+        attempts=attempts,
+        test_mode=test_mode,
+        owed=owed,
+        close=notifier.close,
+    )
+
+
+def transfer_service(pool: Pool) -> TransferService:
+    return TransferService(WalletStore(pool))
+
+
+def sessions(pool: Pool, operators: OperatorRegistry) -> Sessions:
+    return Sessions(SessionStore(pool), operators)
+
+
+def outbox(pool: Pool, operators: OperatorRegistry, **options: Any) -> Outbox:
+    return Outbox(WalletCallsStore(pool), operators.wallet, **options)
