@@ -7,6 +7,7 @@ finds it in their history on the next read.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any
 
 import msgspec
@@ -14,12 +15,12 @@ import msgspec
 from russian_poker.events.game import RoundAbandoned, RoundSettled
 from russian_poker.events.ruleset import Ruleset
 from russian_poker.events.writes import AbandonedRound, SettledBox, SettledRound
-from russian_poker.projections.fields import Ante, BonusStake, BoxNumber, Owner
+from russian_poker.projections.fields import Ante, BonusStake, BoxNumber, Commitment, Owner
 from russian_poker.projections.results import BoxResult, box_result
 from russian_poker.service.rules.hands import evaluate
 from russian_poker.service.rules.state import Box, Round, Table
 
-__all__ = ["BoxRecord", "settled_round", "settled_write"]
+__all__ = ["BoxRecord", "RoundPage", "RoundRecord", "settled_round", "settled_write"]
 
 
 class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -152,6 +153,87 @@ class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
             )
         ),
     ] = None
+
+
+class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """One settled round: its seed, the dealer's hand, its money and its boxes."""
+
+    table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
+    round: Annotated[int, msgspec.Meta(description="The round's number at that table.")]
+    settled_at: Annotated[
+        datetime, msgspec.Meta(description="When the round was settled (ISO 8601).")
+    ]
+    commitment: Commitment
+    seed: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The revealed seed in hex: sha256(bytes.fromhex(seed)) == commitment;"
+                " the deck can be recomputed."
+            )
+        ),
+    ]
+    dealer_cards: Annotated[
+        list[str],
+        msgspec.Meta(description="The dealer's final cards in text notation (`As`, `Td`)."),
+    ]
+    dealer_hand: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The dealer's final hand category; null if the dealer was never dealt."
+        ),
+    ]
+    staked: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Everything the boxes staked in the round, in minor units of the table's currency."
+            )
+        ),
+    ]
+    paid_back: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Everything credited to the boxes, stakes back plus winnings, in "
+                "minor units of the table's currency."
+            )
+        ),
+    ]
+    house_result: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "`staked - paid_back`: the house's result on the round (negative: a "
+                "loss), in minor units of the table's currency."
+            )
+        ),
+    ]
+    boxes: Annotated[
+        list[BoxRecord], msgspec.Meta(description="The round's boxes, as the caller may see them.")
+    ]
+    abandoned: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Why the round was completed by the rules' defaults (`no activity for N s`:"
+                " undecided boxes folded, dealer-draw offers declined, bets not yet dealt"
+                " refunded); null for a round played to its end."
+            )
+        ),
+    ] = None
+
+
+class RoundPage(msgspec.Struct, frozen=True, kw_only=True):
+    """A page of settled rounds."""
+
+    rounds: Annotated[list[RoundRecord], msgspec.Meta(description="Settled rounds, newest first.")]
+    next_cursor: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="Pass as `cursor` for the next (older) page; null on the last page."
+        ),
+    ]
 
 
 def settled_round(state: Table, events: list[Any]) -> Round | None:

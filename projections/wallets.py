@@ -6,7 +6,9 @@ written by the same statement that appends the wallet's events, so they are neve
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
+
+import msgspec
 
 from russian_poker.events.wallet import (
     FundsDeposited,
@@ -16,7 +18,7 @@ from russian_poker.events.wallet import (
 )
 from russian_poker.service.rules.wallets import Wallet
 
-__all__ = ["HeldWallet", "Moved", "money_moved"]
+__all__ = ["HeldWallet", "LedgerEntry", "LedgerPage", "Moved", "WalletView", "money_moved"]
 
 
 class HeldWallet(NamedTuple):
@@ -49,3 +51,114 @@ def money_moved(event: object) -> Moved | None:
         signed = event.amount if isinstance(event, FundsDeposited) else -event.amount
         return Moved(event.wallet_id, signed, None, None, None, None, event.transfer_id)
     return None
+
+
+class WalletView(msgspec.Struct, frozen=True, kw_only=True):
+    """A wallet's balance."""
+
+    wallet_id: Annotated[
+        str, msgspec.Meta(description="The wallet's id: the player id it belongs to.")
+    ]
+    currency: Annotated[str, msgspec.Meta(description="ISO 4217 code of the wallet's currency.")]
+    balance: Annotated[
+        int,
+        msgspec.Meta(
+            description="Balance in minor units of the wallet's currency; never negative."
+        ),
+    ]
+    version: Annotated[
+        int,
+        msgspec.Meta(
+            description="The wallet's event-stream version (the number of movements recorded)."
+        ),
+    ]
+
+
+class LedgerEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One movement of a wallet: a deposit, a withdrawal, or a table's debit or credit."""
+
+    position: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Global position of the movement in the event store; pass it as "
+                "`cursor` to page on."
+            )
+        ),
+    ]
+    kind: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "The movement: `WalletOpened`, `FundsDeposited`, `FundsWithdrawn`, "
+                "`WalletDebited` or `WalletCredited`."
+            )
+        ),
+    ]
+    amount: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "Amount moved, in minor units of the wallet's currency (`kind` says which way)."
+            )
+        ),
+    ]
+    reason: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Why a table moved money: debits `ante`, `bonus`, `bet`, `draw_fee`, "
+                "`insurance`; credits `refund`, `bonus`, `settlement`. Null for "
+                "deposits and withdrawals."
+            )
+        ),
+    ]
+    table_id: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "The table whose round moved the money; null for deposits and withdrawals."
+            )
+        ),
+    ]
+    round: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="The round number at that table; null for deposits and withdrawals."
+        ),
+    ]
+    box: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="The box number the money was for; null for deposits and withdrawals."
+        ),
+    ]
+    transfer_id: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The operator's transfer id of a deposit or withdrawal; else null."
+        ),
+    ]
+    balance_after: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "The wallet's balance after this movement, in minor units of its currency."
+            )
+        ),
+    ]
+    recorded_at: Annotated[
+        str, msgspec.Meta(description="When the movement was recorded (ISO 8601 with time zone).")
+    ]
+
+
+class LedgerPage(msgspec.Struct, frozen=True, kw_only=True):
+    """A page of a wallet's ledger."""
+
+    entries: Annotated[
+        list[LedgerEntry], msgspec.Meta(description="Movements of the wallet, newest first.")
+    ]
+    next_cursor: Annotated[
+        int | None,
+        msgspec.Meta(description="Pass as `cursor` for the next page; null on the last page."),
+    ]

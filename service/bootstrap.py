@@ -13,22 +13,32 @@ from typing import Any
 import asyncpg
 
 from russian_poker.events.postgres.commands import PostgresCommands
+from russian_poker.events.postgres.credentials import CredentialStore
 from russian_poker.events.postgres.notify import Notifier
+from russian_poker.events.postgres.operators import OperatorStore
 from russian_poker.events.postgres.sessions import SessionStore
 from russian_poker.events.postgres.wallet_calls import WalletCallsStore
 from russian_poker.events.postgres.wallets import WalletStore
 from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.credentials import Credentials
 from russian_poker.service.application.money.internal import InternalMoney
 from russian_poker.service.application.money.router import Money
 from russian_poker.service.application.money.seamless import DeliverOwed, SeamlessMoney
+from russian_poker.service.application.operators import OperatorRegistry
 from russian_poker.service.application.outbox import Outbox
 from russian_poker.service.application.sessions import Sessions
 from russian_poker.service.application.transfers import TransferService
-from russian_poker.service.operators import OperatorRegistry
 from russian_poker.service.wallet.port import WalletPort
 
-__all__ = ["command_service", "outbox", "sessions", "transfer_service"]
+__all__ = [
+    "command_service",
+    "credentials",
+    "operators",
+    "outbox",
+    "sessions",
+    "transfer_service",
+]
 
 Pool = asyncpg.Pool
 
@@ -76,6 +86,14 @@ def command_service(
         owed=owed,
         close=notifier.close,
     )
+
+
+def operators(pool: Pool) -> OperatorRegistry:
+    return OperatorRegistry(OperatorStore(pool))
+
+
+def credentials(pool: Pool) -> Credentials:
+    return Credentials(CredentialStore(pool))
 
 
 def transfer_service(pool: Pool) -> TransferService:

@@ -11,7 +11,7 @@ import msgspec
 from russian_poker.events.postgres import command_write
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.writes import CommandWrite
-from russian_poker.projections.wallets import HeldWallet
+from russian_poker.projections.wallets import HeldWallet, LedgerEntry, LedgerPage, WalletView
 from russian_poker.service.rules.wallets import Wallet
 
 __all__ = ["LOAD_AS_JSON", "WalletStore", "from_json", "load"]
@@ -71,3 +71,37 @@ class WalletStore:
     async def commit(self, write: CommandWrite) -> list[RecordedEvent]:
         async with self._pool.acquire() as conn:
             return await command_write.commit(conn, write)
+
+    async def view(self, wallet_id: str, shown: str) -> WalletView | None:
+        """The wallet ``wallet_id``, named ``shown`` (the caller's own id for it)."""
+        row = await self._pool.fetchrow(
+            "SELECT currency, balance, version FROM wallets WHERE wallet_id = $1", wallet_id
+        )
+        return WalletView(wallet_id=shown, **dict(row)) if row else None
+
+    async def ledger(self, wallet_id: str, cursor: int | None, limit: int) -> LedgerPage:
+        """The wallet's movements, newest first, before ``cursor`` (a global position)."""
+        rows = await self._pool.fetch(
+            "SELECT * FROM ledger WHERE wallet_id = $1 AND ($2::bigint IS NULL OR "
+            "global_position < $2) ORDER BY global_position DESC LIMIT $3",
+            wallet_id,
+            cursor,
+            limit + 1,
+        )
+        entries = [
+            LedgerEntry(
+                position=r["global_position"],
+                kind=r["event_type"],
+                amount=r["amount"],
+                reason=r["reason"],
+                table_id=r["table_id"],
+                round=r["round"],
+                box=r["box"],
+                transfer_id=r["transfer_id"],
+                balance_after=r["balance_after"],
+                recorded_at=r["recorded_at"].isoformat(),
+            )
+            for r in rows[:limit]
+        ]
+        more = len(rows) > limit
+        return LedgerPage(entries=entries, next_cursor=entries[-1].position if more else None)

@@ -17,6 +17,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.plugins.prometheus import PrometheusController
 
 from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.storage import Storage
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.runner import ProjectionRunner
@@ -44,6 +45,7 @@ from russian_poker.service.app.dependencies import (
     provide_pool,
     provide_principal,
     provide_sessions,
+    provide_storage,
     provide_wallets,
 )
 from russian_poker.service.app.docs_assets import docs_router, swagger_assets_router, swagger_plugin
@@ -57,7 +59,6 @@ from russian_poker.service.chain.background import Checkpointer
 from russian_poker.service.chain.keys import signing_key
 from russian_poker.service.client import client_router
 from russian_poker.service.clock import Clock
-from russian_poker.service.credentials import Credentials
 from russian_poker.service.database import database_url, migrated, wait_for_database
 from russian_poker.service.live import LiveHub
 from russian_poker.service.observability import (
@@ -65,7 +66,6 @@ from russian_poker.service.observability import (
     configure_logging,
     watch_projection_lag,
 )
-from russian_poker.service.operators import OperatorRegistry
 from russian_poker.service.reports.monitor import reports_lifespan
 from russian_poker.service.settings import ConfigurationError, Settings, load_settings
 
@@ -100,7 +100,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await wait_for_database(url, settings.database_wait_s)
         await migrated(url)
         pool = await create_pool(url, min_size=2, max_size=settings.pool_size)
-        operators = OperatorRegistry(pool)
+        operators = bootstrap.operators(pool)
         outbox = bootstrap.outbox(
             pool,
             operators,
@@ -134,13 +134,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         checkpointer = Checkpointer(pool, key, every_s=settings.checkpoint_every_s)
         app.state.update(
             pool=pool,
+            storage=Storage(pool),
             commands=commands,
             wallets=bootstrap.transfer_service(pool),
             sessions=bootstrap.sessions(pool, operators),
             hub=hub,
             operators=operators,
             outbox=outbox,
-            credentials=Credentials(pool),
+            credentials=bootstrap.credentials(pool),
             table_owners=TableOwners(pool),
         )
         await hub.start()
@@ -201,6 +202,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "principal": Provide(provide_principal, sync_to_thread=False),
             "hub": Provide(provide_hub, sync_to_thread=False),
             "sessions": Provide(provide_sessions, sync_to_thread=False),
+            "store": Provide(provide_storage, sync_to_thread=False),
         },
         middleware=[
             # The request id and the request metrics, by route template: one series per

@@ -26,7 +26,7 @@ import msgspec
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException
 
-from russian_poker.service.credentials import KEY_PREFIX, Credentials
+from russian_poker.service.application.credentials import KEY_PREFIX, Credentials
 from russian_poker.service.tenancy import DEFAULT_OPERATOR, operator_of, valid_player_id
 
 __all__ = [

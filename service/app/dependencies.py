@@ -9,6 +9,7 @@ from litestar import Request
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 
+from russian_poker.events.postgres.storage import Storage
 from russian_poker.service.app.auth import Principal, principal_in
 from russian_poker.service.application.commands import CommandService
 from russian_poker.service.application.sessions import Sessions as SessionService
@@ -18,6 +19,7 @@ from russian_poker.service.live import LiveHub
 __all__ = [
     "Caller",
     "Sessions",
+    "Store",
     "Commands",
     "DbPool",
     "Hub",
@@ -28,6 +30,7 @@ __all__ = [
     "provide_pool",
     "provide_principal",
     "provide_sessions",
+    "provide_storage",
     "provide_wallets",
 ]
 
@@ -62,6 +65,11 @@ def provide_sessions(state: State) -> SessionService:
     return sessions
 
 
+def provide_storage(state: State) -> Storage:
+    storage: Storage = state.storage
+    return storage
+
+
 def provide_hub(state: State) -> LiveHub:
     hub: LiveHub = state.hub
     return hub
@@ -73,3 +81,4 @@ Wallets = NamedDependency[TransferService]
 Hub = NamedDependency[LiveHub]
 Caller = NamedDependency[Principal]
 Sessions = NamedDependency[SessionService]
+Store = NamedDependency[Storage]

@@ -23,9 +23,9 @@ import httpx
 import msgspec
 import structlog
 
+from russian_poker.service.application.operators import OperatorRegistry
 from russian_poker.service.availability.notices import NOTICE_PATH, NoticeActor, TableStatusNotice
 from russian_poker.service.background import BackgroundLoop
-from russian_poker.service.operators import OperatorRegistry
 from russian_poker.service.wallet.signing import HEADER, sign
 
 __all__ = ["NOTICE_LOCK", "TableNotifier"]

@@ -18,8 +18,8 @@ from russian_poker.service.app.params import json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
-from russian_poker.service.credentials import Credential, CredentialRole, Credentials
-from russian_poker.service.operators import OperatorRegistry
+from russian_poker.service.application.credentials import Credential, CredentialRole, Credentials
+from russian_poker.service.application.operators import OperatorRegistry
 
 __all__ = ["CreateCredential", "CredentialController", "IssuedCredential"]
 

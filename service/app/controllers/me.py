@@ -19,8 +19,8 @@ from russian_poker.service.app.auth import Principal, Role
 from russian_poker.service.app.dependencies import Caller, DbPool, Pool, Sessions
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
+from russian_poker.service.application.operators import OperatorRegistry
 from russian_poker.service.application.sessions import Session
-from russian_poker.service.operators import OperatorRegistry
 from russian_poker.service.tenancy import operator_of
 from russian_poker.service.wallet.port import UnknownOutcome
 from russian_poker.service.wallet.protocol import BalanceCall

@@ -22,7 +22,7 @@ from russian_poker.service.app.dependencies import Pool
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
-from russian_poker.service.operators import Operator, OperatorRegistry
+from russian_poker.service.application.operators import Operator, OperatorRegistry
 from russian_poker.service.tenancy import DEFAULT_OPERATOR
 
 __all__ = [

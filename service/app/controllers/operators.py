@@ -14,7 +14,7 @@ from russian_poker.service.app.params import json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
-from russian_poker.service.operators import (
+from russian_poker.service.application.operators import (
     InvalidOperator,
     Operator,
     OperatorRegistry,
@@ -42,7 +42,7 @@ class RegisterOperator(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     wallet: Annotated[WalletConfig, msgspec.Meta(description="Where its players' money lives.")]
 
 
-class WalletView(msgspec.Struct, frozen=True, kw_only=True):
+class OperatorWallet(msgspec.Struct, frozen=True, kw_only=True):
     """An operator's wallet as shown: never the secret."""
 
     mode: Annotated[str, msgspec.Meta(description="`internal` or `seamless`.")]
@@ -61,7 +61,7 @@ class OperatorView(msgspec.Struct, frozen=True, kw_only=True):
     operator_id: Annotated[str, msgspec.Meta(description="The operator's id.")]
     name: Annotated[str, msgspec.Meta(description="The operator's display name.")]
     currencies: Annotated[list[str], msgspec.Meta(description="Currencies its players play in.")]
-    wallet: Annotated[WalletView, msgspec.Meta(description="Its wallet, without the secret.")]
+    wallet: Annotated[OperatorWallet, msgspec.Meta(description="Its wallet, without the secret.")]
 
 
 def view_of(operator: Operator) -> OperatorView:
@@ -71,7 +71,7 @@ def view_of(operator: Operator) -> OperatorView:
         operator_id=operator.operator_id,
         name=operator.name,
         currencies=list(operator.currencies),
-        wallet=WalletView(
+        wallet=OperatorWallet(
             mode=wallet.mode,
             url=wallet.url,
             timeout_ms=wallet.timeout_ms if seamless else None,

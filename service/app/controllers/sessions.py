@@ -18,8 +18,8 @@ from russian_poker.service.app.params import json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
+from russian_poker.service.application.operators import OperatorRegistry
 from russian_poker.service.application.sessions import Session
-from russian_poker.service.operators import OperatorRegistry
 from russian_poker.service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
 
 __all__ = ["LaunchSession", "LaunchedSession", "SessionController"]

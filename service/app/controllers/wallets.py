@@ -11,22 +11,18 @@ from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from russian_poker.events.commands import Actor
+from russian_poker.events.postgres.storage import Storage
+from russian_poker.projections.wallets import LedgerPage, WalletView
 from russian_poker.service.app.auth import Principal
-from russian_poker.service.app.dependencies import Caller, DbPool, Pool, Wallets
+from russian_poker.service.app.dependencies import Caller, Store, Wallets
 from russian_poker.service.app.params import WalletId, json_body
 from russian_poker.service.app.policy import access, wallet_of
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.replays import REPLAYED_HEADER, answer
 from russian_poker.service.app.responses import problems
-from russian_poker.service.app.schemas import (
-    CreateWallet,
-    LedgerEntry,
-    LedgerPage,
-    Transfer,
-    WalletView,
-)
+from russian_poker.service.app.schemas import CreateWallet, Transfer
+from russian_poker.service.application.operators import OperatorRegistry
 from russian_poker.service.application.transfers import TransferResult, TransferService
-from russian_poker.service.operators import OperatorRegistry
 from russian_poker.service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
 
 __all__ = ["WalletController"]
@@ -73,7 +69,7 @@ class WalletController(Controller):
         self,
         data: _CreateWalletBody,
         wallets: Wallets,
-        pool: Pool,
+        store: Store,
         principal: Caller,
         request: Request[Any, Any, Any],
     ) -> WalletView:
@@ -82,7 +78,7 @@ class WalletController(Controller):
         await _internal_operator(request, principal)
         internal = game_player_id(principal.operator, data.wallet_id)
         await wallets.open(internal, data.currency, actor=_actor(principal))
-        return await _wallet(pool, internal, data.wallet_id)
+        return await _wallet(store, internal, data.wallet_id)
 
     @post(
         "/{wallet_id:str}/deposits",
@@ -129,8 +125,8 @@ class WalletController(Controller):
         responses=problems(404),
         opt=access("player", "operator", "auditor", "admin", scope="wallet"),
     )
-    async def show(self, wallet_id: WalletId, pool: Pool, principal: Caller) -> WalletView:
-        return await _wallet(pool, wallet_of(principal, wallet_id), wallet_id)
+    async def show(self, wallet_id: WalletId, store: Store, principal: Caller) -> WalletView:
+        return await _wallet(store, wallet_of(principal, wallet_id), wallet_id)
 
     @get(
         "/{wallet_id:str}/ledger",
@@ -141,7 +137,7 @@ class WalletController(Controller):
     async def ledger(
         self,
         wallet_id: WalletId,
-        pool: Pool,
+        store: Store,
         principal: Caller,
         cursor: Annotated[
             int | None,
@@ -159,31 +155,8 @@ class WalletController(Controller):
         ] = 50,
     ) -> LedgerPage:
         internal = wallet_of(principal, wallet_id)
-        await _wallet(pool, internal, wallet_id)
-        rows = await pool.fetch(
-            "SELECT * FROM ledger WHERE wallet_id = $1 AND ($2::bigint IS NULL OR "
-            "global_position < $2) ORDER BY global_position DESC LIMIT $3",
-            internal,
-            cursor,
-            limit + 1,
-        )
-        entries = [
-            LedgerEntry(
-                position=r["global_position"],
-                kind=r["event_type"],
-                amount=r["amount"],
-                reason=r["reason"],
-                table_id=r["table_id"],
-                round=r["round"],
-                box=r["box"],
-                transfer_id=r["transfer_id"],
-                balance_after=r["balance_after"],
-                recorded_at=r["recorded_at"].isoformat(),
-            )
-            for r in rows[:limit]
-        ]
-        more = len(rows) > limit
-        return LedgerPage(entries=entries, next_cursor=entries[-1].position if more else None)
+        await _wallet(store, internal, wallet_id)
+        return await store.wallets.ledger(internal, cursor, limit)
 
 
 async def _transfer(
@@ -210,11 +183,9 @@ def _actor(principal: Principal) -> Actor:
     return Actor(role=role, id=principal.subject)
 
 
-async def _wallet(pool: DbPool, internal: str, shown: str) -> WalletView:
+async def _wallet(store: Storage, internal: str, shown: str) -> WalletView:
     """The wallet ``internal``, named ``shown`` (the caller's own id for it)."""
-    row = await pool.fetchrow(
-        "SELECT currency, balance, version FROM wallets WHERE wallet_id = $1", internal
-    )
-    if row is None:
+    found = await store.wallets.view(internal, shown)
+    if found is None:
         raise NotFoundException(f"no wallet {shown!r}")
-    return WalletView(wallet_id=shown, **dict(row))
+    return found

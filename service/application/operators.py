@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import time
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal, Protocol
 from urllib.parse import urlsplit
 
 import msgspec
@@ -25,6 +25,7 @@ __all__ = [
     "InvalidOperator",
     "Operator",
     "OperatorRegistry",
+    "OperatorStore",
     "WalletConfig",
     "check_operator",
 ]
@@ -116,30 +117,19 @@ def _loopback(host: str) -> bool:
         return False
 
 
-_COLUMNS: Final = (
-    "operator_id, name, currencies, wallet_mode, wallet_url, wallet_secret, timeout_ms"
-)
+class OperatorStore(Protocol):
+    """The operators as stored (``events.postgres.operators``)."""
 
-
-def _from_row(row: Any) -> Operator:
-    return Operator(
-        operator_id=row["operator_id"],
-        name=row["name"],
-        currencies=tuple(row["currencies"]),
-        wallet=WalletConfig(
-            mode=row["wallet_mode"],
-            url=row["wallet_url"],
-            secret=row["wallet_secret"],
-            timeout_ms=row["timeout_ms"] or 2000,
-        ),
-    )
+    async def get(self, operator_id: str) -> Operator | None: ...
+    async def upsert(self, operator: Operator) -> bool: ...
+    async def all(self) -> list[Operator]: ...
 
 
 class OperatorRegistry:
     """Operators from the database, kept briefly, and one wallet adapter per operator."""
 
-    def __init__(self, pool: Any) -> None:
-        self._pool = pool
+    def __init__(self, store: OperatorStore) -> None:
+        self._store = store
         self._known: dict[str, tuple[Operator | None, float]] = {}
         self._wallets: dict[str, tuple[WalletConfig, SeamlessWallet]] = {}
 
@@ -149,40 +139,18 @@ class OperatorRegistry:
         known = self._known.get(operator_id)
         if known is not None and time.monotonic() < known[1]:
             return known[0]
-        row = await self._pool.fetchrow(
-            f"SELECT {_COLUMNS} FROM operators WHERE operator_id = $1", operator_id
-        )
-        operator = _from_row(row) if row else None
+        operator = await self._store.get(operator_id)
         self._known[operator_id] = (operator, time.monotonic() + FRESH_S)
         return operator
 
     async def register(self, operator: Operator) -> bool:
         """Insert, or replace an existing registration; True when it is new."""
-        wallet = operator.wallet
-        created: bool = await self._pool.fetchval(
-            f"""
-            INSERT INTO operators ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (operator_id) DO UPDATE SET
-                name = excluded.name, currencies = excluded.currencies,
-                wallet_mode = excluded.wallet_mode, wallet_url = excluded.wallet_url,
-                wallet_secret = excluded.wallet_secret, timeout_ms = excluded.timeout_ms,
-                updated_at = now()
-            RETURNING xmax = 0
-            """,
-            operator.operator_id,
-            operator.name,
-            list(operator.currencies),
-            wallet.mode,
-            wallet.url,
-            wallet.secret,
-            wallet.timeout_ms if wallet.mode == "seamless" else None,
-        )
+        created = await self._store.upsert(operator)
         self._known.pop(operator.operator_id, None)
         return created
 
     async def all(self) -> list[Operator]:
-        rows = await self._pool.fetch(f"SELECT {_COLUMNS} FROM operators ORDER BY operator_id")
-        return [_from_row(row) for row in rows]
+        return await self._store.all()
 
     async def seamless(self, operator_id: str) -> bool:
         operator = await self.get(operator_id)

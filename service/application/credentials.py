@@ -22,9 +22,8 @@ import re
 import secrets
 import time
 from datetime import datetime
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal, Protocol
 
-import asyncpg
 import msgspec
 
 __all__ = [
@@ -32,6 +31,7 @@ __all__ = [
     "REMEMBERED_S",
     "Credential",
     "CredentialRole",
+    "CredentialStore",
     "Credentials",
 ]
 
@@ -74,24 +74,35 @@ class Credential(msgspec.Struct, frozen=True, kw_only=True):
     ]
 
 
-_COLUMNS: Final = (
-    "key_id, operator_id, role, label, created_at, created_by, expires_at, revoked_at, last_used_at"
-)
-
-
-def _credential(row: Any) -> Credential:
-    return Credential(**{k: row[k] for k in _COLUMNS.replace(" ", "").split(",")})
-
-
 def _digest(secret: str) -> bytes:
     return hashlib.sha256(secret.encode()).digest()
 
 
-class Credentials:
-    """The operators' API keys, in the service's database."""
+class CredentialStore(Protocol):
+    """The keys as stored (``events.postgres.credentials``)."""
 
-    def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
-        self._pool = pool
+    async def insert(
+        self,
+        *,
+        key_id: str,
+        operator_id: str,
+        role: CredentialRole,
+        label: str,
+        secret_hash: bytes,
+        created_by: str,
+        expires_at: datetime | None,
+    ) -> Credential: ...
+    async def of(self, operator_id: str) -> list[Credential]: ...
+    async def revoke(self, operator_id: str, key_id: str) -> Credential | None: ...
+    async def live(self, key_id: str) -> tuple[Credential, bytes] | None: ...
+    async def used(self, key_id: str) -> None: ...
+
+
+class Credentials:
+    """The operators' API keys."""
+
+    def __init__(self, store: CredentialStore) -> None:
+        self._store = store
         self._verified: dict[str, tuple[Credential, float]] = {}
         self._used: dict[str, float] = {}
 
@@ -107,44 +118,27 @@ class Credentials:
         """A new key: its record and the key itself (shown this once)."""
         key_id = secrets.token_hex(6)
         secret = secrets.token_urlsafe(32)
-        row = await self._pool.fetchrow(
-            f"""
-            INSERT INTO operator_credentials (key_id, operator_id, role, label, secret_hash,
-                                              created_by, expires_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {_COLUMNS}
-            """,
-            key_id,
-            operator_id,
-            role,
-            label,
-            _digest(secret),
-            created_by,
-            expires_at,
+        credential = await self._store.insert(
+            key_id=key_id,
+            operator_id=operator_id,
+            role=role,
+            label=label,
+            secret_hash=_digest(secret),
+            created_by=created_by,
+            expires_at=expires_at,
         )
-        return _credential(row), f"{KEY_PREFIX}{key_id}_{secret}"
+        return credential, f"{KEY_PREFIX}{key_id}_{secret}"
 
     async def of(self, operator_id: str) -> list[Credential]:
         """The operator's keys, oldest first, revoked ones included."""
-        rows = await self._pool.fetch(
-            f"SELECT {_COLUMNS} FROM operator_credentials WHERE operator_id = $1"
-            " ORDER BY created_at, key_id",
-            operator_id,
-        )
-        return [_credential(row) for row in rows]
+        return await self._store.of(operator_id)
 
     async def revoke(self, operator_id: str, key_id: str) -> Credential | None:
         """Revoke the key (once: revoking again keeps the first time); None if the operator
         has no such key."""
-        row = await self._pool.fetchrow(
-            f"""
-            UPDATE operator_credentials SET revoked_at = coalesce(revoked_at, now())
-            WHERE operator_id = $1 AND key_id = $2 RETURNING {_COLUMNS}
-            """,
-            operator_id,
-            key_id,
-        )
+        revoked = await self._store.revoke(operator_id, key_id)
         self._verified = {k: v for k, v in self._verified.items() if v[0].key_id != key_id}
-        return _credential(row) if row else None
+        return revoked
 
     def known(self, token: str) -> Credential | None:
         """The key's record if this process verified it within :data:`REMEMBERED_S`."""
@@ -163,24 +157,15 @@ class Credentials:
         if matched is None:
             return None
         key_id, secret = matched.groups()
-        row = await self._pool.fetchrow(
-            f"""
-            SELECT {_COLUMNS}, secret_hash FROM operator_credentials
-            WHERE key_id = $1 AND revoked_at IS NULL
-              AND (expires_at IS NULL OR expires_at > now())
-            """,
-            key_id,
-        )
-        if row is None or not hmac.compare_digest(bytes(row["secret_hash"]), _digest(secret)):
+        found = await self._store.live(key_id)
+        if found is None or not hmac.compare_digest(found[1], _digest(secret)):
             return None
-        credential = _credential(row)
+        credential = found[0]
         now = time.monotonic()
         if len(self._verified) > 10_000:
             self._verified.clear()
         self._verified[token] = (credential, now + REMEMBERED_S)
         if now - self._used.get(key_id, -_USED_EVERY_S) >= _USED_EVERY_S:
             self._used[key_id] = now
-            await self._pool.execute(
-                "UPDATE operator_credentials SET last_used_at = now() WHERE key_id = $1", key_id
-            )
+            await self._store.used(key_id)
         return credential

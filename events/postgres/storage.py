@@ -1,0 +1,25 @@
+"""Every store of the adapter on one pool: what the HTTP edge and the CLI read through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from russian_poker.events.postgres.history import HistoryStore
+from russian_poker.events.postgres.store import EventStore
+from russian_poker.events.postgres.wallets import WalletStore
+
+__all__ = ["Storage"]
+
+
+class Storage:
+    """The stores on ``pool``, built once per process."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+        self.events = EventStore(pool)
+        self.history = HistoryStore(pool)
+        self.wallets = WalletStore(pool)
+
+    async def ping(self, timeout_s: float) -> None:
+        """Raise unless the database answers within ``timeout_s``."""
+        await self.pool.fetchval("SELECT 1", timeout=timeout_s)
