@@ -9,15 +9,15 @@ from russian_poker.service.cli import chain, export, software  # noqa: F401
 from russian_poker.service.cli.audit import register as register_audit
 from russian_poker.service.cli.audit_group import audit
 from russian_poker.service.cli.db import db_group
-from russian_poker.service.cli.demo import demo
 from russian_poker.service.cli.evaluate import evaluate
 from russian_poker.service.cli.maintenance import migrate_command, openapi_command
-from russian_poker.service.cli.reference_wallet import reference_wallet
-from russian_poker.service.cli.rng_report import rng_report
 from russian_poker.service.cli.serve import serve, token
-from russian_poker.service.cli.simulate import simulate
 from russian_poker.service.cli.verify import verify_command
-from russian_poker.service.cli.wallet_check import wallet_check
+from russian_poker.service.tools.conformance.command import wallet_check
+from russian_poker.service.tools.demo import demo
+from russian_poker.service.tools.reference_wallet.command import reference_wallet
+from russian_poker.service.tools.rng.command import rng_report
+from russian_poker.service.tools.simulation.command import simulate
 
 __all__ = ["main"]
 

@@ -3,7 +3,7 @@
 Two wagers, two figures:
 
 - **main** (ante, Bet, insurance, draw fees): the simulator's RTP of the ``basic`` strategy
-  (``service/simulation/basic.py``, the strategy docs/game-math.md documents). The main
+  (``service/tools/simulation/basic.py``, the strategy docs/game-math.md documents). The main
   game's return depends on how the players play, so this is the return of sound play, not a
   promise: players who fold good hands return less. For the presets the figure is the
   published 2 × 10⁷-round simulation of docs/game-math.md (:data:`PRESET_MAIN`); for any
@@ -78,9 +78,9 @@ class Theory:
 def bonus_rtp(rules: Ruleset) -> Fraction | None:
     """The bonus bet's exact return on the first five cards (as ``exact.bonus_figures``,
     for any ruleset rather than a preset name)."""
-    from russian_poker.service.simulation import lookup
-    from russian_poker.service.simulation.exact import HANDS, all_hands
-    from russian_poker.service.simulation.game import compile_game
+    from russian_poker.service.tools.simulation import lookup
+    from russian_poker.service.tools.simulation.exact import HANDS, all_hands
+    from russian_poker.service.tools.simulation.game import compile_game
 
     game = compile_game(rules)
     stake = game.bonus
@@ -110,8 +110,8 @@ def compute(rules: Ruleset, rounds: int = SIMULATED_ROUNDS) -> Theory:
     if preset is not None and preset in PRESET_MAIN:
         main = PRESET_MAIN[preset]
     else:
-        from russian_poker.service.simulation.runner import Plan, simulate
-        from russian_poker.service.simulation.stats import summarise
+        from russian_poker.service.tools.simulation.runner import Plan, simulate
+        from russian_poker.service.tools.simulation.stats import summarise
 
         plan = Plan(rules=rules, strategy="basic", rounds=rounds, seed=SIMULATION_SEED)
         summary = summarise(simulate(plan), ante=rules.ante_min, bonus=0)

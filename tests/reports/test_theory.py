@@ -9,8 +9,8 @@ import pytest
 
 from russian_poker.service.reports.theory import PRESET_MAIN, SIMULATION_SEED, TheoryCache, compute
 from russian_poker.service.rules.presets import make_ruleset
-from russian_poker.service.simulation.runner import Plan, simulate
-from russian_poker.service.simulation.stats import summarise
+from russian_poker.service.tools.simulation.runner import Plan, simulate
+from russian_poker.service.tools.simulation.stats import summarise
 
 
 @pytest.mark.parametrize("preset", sorted(PRESET_MAIN))

@@ -12,10 +12,10 @@ from typing import Any
 import asyncpg
 import pytest
 
-from russian_poker.service.wallet.conformance import SCENARIOS, run_scenarios
+from russian_poker.service.tools.conformance.raw import RawTransport
+from russian_poker.service.tools.conformance.scenarios import SCENARIOS, run_scenarios
 from russian_poker.service.wallet.internal import InternalWallet
 from russian_poker.service.wallet.port import WalletPort
-from russian_poker.service.wallet.raw import RawTransport
 from russian_poker.service.wallet.seamless import SeamlessWallet
 from tests.wallet.calls import CURRENCY, OPERATOR, fund_internal
 
