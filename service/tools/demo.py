@@ -22,10 +22,10 @@ import click
 import httpx
 import msgspec
 
-from russian_poker.service.app.auth import Role, mint_token
 from russian_poker.service.rules.cards import rank_of
 from russian_poker.service.rules.hands import Category, evaluate
 from russian_poker.service.settings import ConfigurationError, load_settings
+from russian_poker.service.tokens import Role, mint_token
 
 __all__ = ["DemoError", "DemoSummary", "TableResult", "choose", "demo", "run_demo"]
 
