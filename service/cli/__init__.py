@@ -62,6 +62,11 @@ COMMANDS: Final = {
         "Shuffle N decks with the production shuffle and test them at 99 % confidence.",
         tools=True,
     ),
+    "rtp-theory": Lazy(
+        f"{_TOOLS}.theory:rtp_theory",
+        "Simulate the theoretical RTP of custom rulesets and store it for the server.",
+        tools=True,
+    ),
     "serve": Lazy(
         f"{_CLI}.serve:serve",
         "Run the HTTP service (embedded PostgreSQL unless DATABASE_URL is set).",

@@ -5,8 +5,10 @@ an offline tool without the ``tools`` extra says which extra to install."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import click
@@ -14,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from russian_poker.service.cli import COMMANDS, main
-from russian_poker.service.cli.lazy import TOOLS_EXTRA
+from russian_poker.service.cli.lazy import TOOLS_EXTRA, TOOLS_MODULES
 from tests.deploy.facts import ROOT
 
 HEAVY = (
@@ -101,6 +103,7 @@ def test_a_tool_without_its_extra_says_what_to_install(monkeypatch: pytest.Monke
         "demo",
         "reference-wallet",
         "rng-report",
+        "rtp-theory",
         "simulate",
         "wallet-check",
     ]
@@ -112,3 +115,13 @@ def test_a_tool_without_its_extra_says_what_to_install(monkeypatch: pytest.Monke
         assert name in line
     # The server's own commands do not need it.
     assert CliRunner().invoke(main, ["verify", "--help"]).exit_code == 0
+
+
+def test_the_extra_is_what_the_check_looks_for() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    listed = project["optional-dependencies"][TOOLS_EXTRA]
+    assert sorted(re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0] for r in listed) == sorted(
+        TOOLS_MODULES
+    )
+    for module in TOOLS_MODULES:
+        assert not any(r.startswith(module) for r in project["dependencies"]), module
