@@ -2,7 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python benchmarks/append_wal.py [--url URL] [--rounds 40] [--cte]
 
-Plays ``--rounds`` rounds of 2 players at one table through ``CommandHandler`` (antes,
+Plays ``--rounds`` rounds of 2 players at one table through the command service (antes,
 both players' deal requests, plays, declined dealer draws) on a scratch database created
 on the server at ``--url`` (default: the local one) and dropped afterwards. Every append
 statement the command path sends is first run under ``EXPLAIN (ANALYZE, BUFFERS, WAL)`` in
@@ -39,7 +39,7 @@ from russian_poker.events.commands import (
     SitDown,
 )
 from russian_poker.events.postgres.migrate import migrate
-from russian_poker.service.handling import CommandHandler, WalletHandler
+from russian_poker.service.bootstrap import command_service, transfer_service
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.presets import make_ruleset
 from russian_poker.service.rules.state import Table
@@ -115,7 +115,7 @@ def _measured(explained: dict[str, Any]) -> Measured:
 
 
 async def _play(pool: asyncpg.Pool[asyncpg.Record], rounds: int) -> None:
-    handler, wallets = CommandHandler(pool), WalletHandler(pool)
+    handler, wallets = command_service(pool), transfer_service(pool)
 
     async def send(command: Any, actor: Actor) -> Table | None:
         _Recorder.label = type(command).__name__

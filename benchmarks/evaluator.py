@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from russian_poker.service.rules.cards import FULL_DECK
-from russian_poker.service.simulation import lookup
+from russian_poker.service.tools.simulation import lookup
 
 Hands = npt.NDArray[np.int8]
 

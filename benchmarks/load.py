@@ -33,8 +33,9 @@ another, and then, ``--repeat`` times, interleaved:
   ``internal,seamless``, ``all`` every kind; ``internal``, the default, is **service**
   above): the same game by a registered operator's players with launched sessions
   (``POST /v1/sessions``), tables opened by that operator. **seamless**: the operator's
-  wallet is the reference operator wallet (``python -m russian_poker.service.reference_wallet``, a
-  separate process with its own database, on loopback): every bet is a signed HTTP call on
+  wallet is the reference operator wallet
+  (``python -m russian_poker.service.tools.reference_wallet``, a separate process with its
+  own database, on loopback): every bet is a signed HTTP call on
   the command's path, every win is delivered by the service's outbox. **memory**: the same
   against an operator wallet that keeps its ledger in memory (``seamless.MemoryWallet``, a
   separate uvicorn process), i.e. a wallet that answers at once: what remains of the

@@ -4,7 +4,7 @@ These kinds play the same game as ``service`` (the default operator, dev tokens,
 funded by deposits) but as a registered operator's players with launched sessions:
 
 - **seamless**: an operator registered (admin token) with a ``seamless`` wallet at the
-  reference operator wallet (``python -m russian_poker.service.reference_wallet``), a separate
+  reference operator wallet (``python -m russian_poker.service.tools.reference_wallet``), a separate
   process on loopback with its own database; each player is created there with a big balance
   (``PUT /_admin/players/{id}``), launched with ``POST /v1/sessions`` and plays with the
   session token. Every bet is an HTTP call to that wallet on the command's path; every win
@@ -104,11 +104,12 @@ class WalletServer:
 
 def start_wallet(database_url: str | None, port: int, logs: Path) -> WalletServer:
     """On loopback, ready when ``/_admin/ready`` is: ``python -m
-    russian_poker.service.reference_wallet`` on ``database_url``, or (``None``) the in-memory
+    russian_poker.service.tools.reference_wallet`` on ``database_url``, or (``None``) the in-memory
     :class:`MemoryWallet` on uvicorn."""
     argv = (
-        [sys.executable, "-m", "russian_poker.service.reference_wallet", "--host", "127.0.0.1",
-         "--port", str(port), "--database-url", database_url, "--log-level", "warning"]
+        [sys.executable, "-m", "russian_poker.service.tools.reference_wallet",
+         "--host", "127.0.0.1", "--port", str(port), "--database-url", database_url,
+         "--log-level", "warning"]
         if database_url
         else [sys.executable, "-m", "uvicorn", "benchmarks.seamless:create_memory_wallet",
               "--factory", "--host", "127.0.0.1", "--port", str(port), "--no-access-log",

@@ -29,16 +29,16 @@ from collections.abc import Callable
 import numpy as np
 
 from russian_poker.service.rules.presets import make_ruleset
-from russian_poker.service.simulation.engine import UniformReinserter, play_round
-from russian_poker.service.simulation.game import compile_game
-from russian_poker.service.simulation.runner import (
+from russian_poker.service.tools.simulation.engine import UniformReinserter, play_round
+from russian_poker.service.tools.simulation.game import compile_game
+from russian_poker.service.tools.simulation.runner import (
     VECTOR_CHUNK,
     Plan,
     default_workers,
     play_chunk,
     simulate,
 )
-from russian_poker.service.simulation.strategies import make_strategy
+from russian_poker.service.tools.simulation.strategies import make_strategy
 from tests.simulation.core import CoreTable, seed_of
 
 

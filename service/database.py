@@ -16,17 +16,9 @@ import asyncpg
 
 from russian_poker.events.postgres.migrate import migrate
 from russian_poker.events.postgres.pool import connect
+from russian_poker.service.settings import data_dir
 
 __all__ = ["data_dir", "database_url", "embedded_pgdata", "migrated", "wait_for_database"]
-
-
-def data_dir() -> Path:
-    """``RUSSIAN_POKER_DATA_DIR``, else ``~/.local/share/russian-poker``."""
-    configured = os.environ.get("RUSSIAN_POKER_DATA_DIR")
-    if configured:
-        return Path(configured).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "russian-poker"
 
 
 def embedded_pgdata() -> Path:

@@ -12,9 +12,18 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from russian_poker.service.database import data_dir
+__all__ = ["ConfigurationError", "Settings", "data_dir", "load_settings"]
 
-__all__ = ["ConfigurationError", "Settings", "load_settings"]
+
+# Here rather than in service.database, which loads the database driver: `russian-poker
+# token` reads the settings and nothing else.
+def data_dir() -> Path:
+    """``RUSSIAN_POKER_DATA_DIR``, else ``~/.local/share/russian-poker``."""
+    configured = os.environ.get("RUSSIAN_POKER_DATA_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "russian-poker"
 
 
 class ConfigurationError(ValueError):

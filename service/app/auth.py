@@ -4,8 +4,8 @@ Two kinds of bearer credential reach the API (docs/security.md):
 - **JWTs signed by the service** (HS256, key id ``kid``): a launched session's player token
   (``POST /v1/sessions``), and staff tokens minted by ``russian-poker token`` on the
   service's host. The secret never leaves the host.
-- **Operators' API keys** (``rpk_…``, :mod:`service.credentials`): an admin creates them per
-  operator and role; the operator's platform sends one as its bearer token.
+- **Operators' API keys** (``rpk_…``, ``service.application.credentials``): an admin creates
+  them per operator and role; the operator's platform sends one as its bearer token.
 
 A JWT is validated strictly: the algorithm is pinned (``alg=none`` and algorithm confusion
 are refused), its ``kid`` names one of the service's keys, ``iss`` and ``aud`` are the
@@ -16,10 +16,9 @@ Anything else is a 401 that echoes nothing of the token.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Mapping
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import jwt
 import msgspec
@@ -28,6 +27,7 @@ from litestar.exceptions import NotAuthorizedException
 
 from russian_poker.service.application.credentials import KEY_PREFIX, Credentials
 from russian_poker.service.tenancy import DEFAULT_OPERATOR, operator_of, valid_player_id
+from russian_poker.service.tokens import ALGORITHM, AUDIENCE, ISSUER, Role, key_id, mint_token
 
 __all__ = [
     "AUDIENCE",
@@ -45,10 +45,6 @@ __all__ = [
     "rate_limit_key",
 ]
 
-Role = Literal["player", "operator", "auditor", "admin"]
-_ALGORITHM: Final = "HS256"
-ISSUER: Final = "russian-poker"
-AUDIENCE: Final = "russian-poker-api"
 _NUMERIC_CLAIMS: Final = ("exp", "iat", "nbf")
 _AUTH_KEY: Final = "auth"
 """Where the verified principal lives in the request's scope (Litestar's ``auth``)."""
@@ -75,44 +71,10 @@ class Principal(msgspec.Struct, frozen=True, kw_only=True):
         return self.operator
 
 
-def key_id(secret: str) -> str:
-    """The ``kid`` of tokens signed with ``secret``: names the key without revealing it."""
-    return "k" + hashlib.sha256(b"russian-poker jwt key:" + secret.encode()).hexdigest()[:15]
-
-
 def keyring(secret: str, previous: tuple[str, ...] = ()) -> dict[str, str]:
     """The keys a token may be signed with, by ``kid``: the current secret (which signs every
     new token) and, while a rotation overlaps, the previous ones."""
     return {key_id(s): s for s in (*previous, secret)}
-
-
-def mint_token(
-    secret: str,
-    role: Role,
-    subject: str,
-    ttl_s: int = 3600,
-    *,
-    operator: str = DEFAULT_OPERATOR,
-    session_id: str | None = None,
-    currency: str | None = None,
-) -> str:
-    now = int(time.time())
-    claims: dict[str, Any] = {
-        "iss": ISSUER,
-        "aud": AUDIENCE,
-        "sub": subject,
-        "role": role,
-        "iat": now,
-        "nbf": now,
-        "exp": now + ttl_s,
-    }
-    if operator != DEFAULT_OPERATOR:
-        claims["op"] = operator
-    if session_id is not None:
-        claims["sid"] = session_id
-    if currency is not None:
-        claims["cur"] = currency
-    return jwt.encode(claims, secret, algorithm=_ALGORITHM, headers={"kid": key_id(secret)})
 
 
 class TokenVerifier:
@@ -154,7 +116,7 @@ def decode_token(
         claims = jwt.decode(
             token,
             secret,
-            algorithms=[_ALGORITHM],
+            algorithms=[ALGORITHM],
             audience=AUDIENCE,
             issuer=ISSUER,
             options={"require": ["exp", "iat", "iss", "aud", "sub", "role"]},

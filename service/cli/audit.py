@@ -35,13 +35,7 @@ from russian_poker.service.wallet.reconcile import (
     parse_export,
 )
 
-__all__ = ["projections_group", "reconcile_command", "register", "replay_command"]
-
-
-def register(main: click.Group) -> None:
-    """Add this module's commands to the ``russian-poker`` group."""
-    for command in (projections_group, replay_command, reconcile_command):
-        main.add_command(command)
+__all__ = ["projections_group", "reconcile_command", "replay_command"]
 
 
 @click.group("projections")

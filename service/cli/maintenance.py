@@ -34,7 +34,7 @@ def openapi_document() -> bytes:
 
 def wallet_openapi_document() -> bytes:
     """The operator-side wallet API (WALLET-PROTOCOL §3), from the reference wallet's app."""
-    from russian_poker.service.reference_wallet.openapi import wallet_openapi
+    from russian_poker.service.tools.reference_wallet.openapi import wallet_openapi
 
     return msgspec.json.format(msgspec.json.encode(wallet_openapi()), indent=2) + b"\n"
 

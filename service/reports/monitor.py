@@ -85,7 +85,7 @@ async def refresh_rtp(pool: Any, cache: TheoryCache, now: datetime | None = None
     start = datetime.combine(now.date(), time(), tzinfo=UTC)
     async with pool.acquire() as conn:
         groups = per_ruleset(await rtp_sums(conn, start=start, end=start + timedelta(days=1)))
-        known = await theories(conn, groups, cache, wait=False)
+        known = await theories(conn, groups, cache)
     values = []
     for group in groups:
         theory = known.get(group.fingerprint)
@@ -125,8 +125,7 @@ async def reports_lifespan(app: Litestar) -> AsyncIterator[None]:
     """Runs after the database lifespan (the pool exists): the software manifest, the
     theoretical-figure cache, and the RTP gauges' refresher (``rtp_refresh_s`` > 0)."""
     app.state.software = installed()
-    cache = TheoryCache()
-    app.state.theory = cache
+    app.state.theory = TheoryCache(app.state.pool)
     interval = float(app.state.settings.rtp_refresh_s)
     task = asyncio.create_task(_refresh_forever(app.state, interval)) if interval > 0 else None
     try:
@@ -136,6 +135,3 @@ async def reports_lifespan(app: Litestar) -> AsyncIterator[None]:
             task.cancel()
             with suppress(asyncio.CancelledError):
                 await task
-        cache.close()
-        if app.state.theory is not cache:  # replaced while running (tests do)
-            app.state.theory.close()

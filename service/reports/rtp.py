@@ -19,7 +19,8 @@ reported from 2 rounds on; the band flag needs :data:`MIN_ROUNDS`.
 
 **The band**: ``outside_band`` is true when at least :data:`MIN_ROUNDS` rounds were played
 and the 99 % interval excludes the theoretical figure (service/reports/theory.py). Null
-while the theoretical figure is still being computed.
+while the theoretical figure is not known: a custom ruleset's main figure until
+``russian-poker rtp-theory`` has stored it.
 """
 
 from __future__ import annotations
@@ -136,8 +137,8 @@ class RtpFigure(msgspec.Struct, frozen=True, kw_only=True):
             description=(
                 "Where `theoretical` comes from: `exact` (the bonus, by enumeration),"
                 " `docs/game-math.md` (a preset's published simulation of the basic strategy)"
-                " or `simulated` (the basic strategy, simulated for this ruleset); null while"
-                " it is being computed."
+                " or `simulated` (the basic strategy, simulated for this ruleset by"
+                " `russian-poker rtp-theory`); null until that has been run for the ruleset."
             )
         ),
     ]
@@ -146,7 +147,7 @@ class RtpFigure(msgspec.Struct, frozen=True, kw_only=True):
         msgspec.Meta(
             description=(
                 f"The 99 % interval excludes `theoretical`, over at least {MIN_ROUNDS}"
-                " rounds; null while the theoretical figure is computed."
+                " rounds; null while the theoretical figure is not known."
             )
         ),
     ]
@@ -337,22 +338,15 @@ def _theory_figures(
 
 
 async def theories(
-    conn: AnyConnection, groups: Iterable[GroupSums], cache: TheoryCache, *, wait: bool
+    conn: AnyConnection, groups: Iterable[GroupSums], cache: TheoryCache
 ) -> dict[str, Theory | None]:
-    """The theoretical figures of the groups' rulesets; without ``wait`` those not ready
-    yet are requested and reported as None."""
+    """The theoretical figures of the groups' rulesets (None: a ruleset not found)."""
     found: dict[str, Theory | None] = {}
     for group in groups:
         if group.fingerprint in found:
             continue
         rules = await ruleset_of(conn, group.table_id, group.fingerprint)
-        if rules is None:
-            found[group.fingerprint] = None
-        elif wait:
-            found[group.fingerprint] = await cache.get(rules)
-        else:
-            cache.request(rules)
-            found[group.fingerprint] = cache.known(group.fingerprint)
+        found[group.fingerprint] = None if rules is None else await cache.get(rules, conn)
     return found
 
 
@@ -364,11 +358,10 @@ async def rtp_report(
     end: datetime | None = None,
     table_id: str | None = None,
     operator_id: str | None = None,
-    wait: bool = False,
 ) -> RtpReport:
-    """The report over the window (``wait``: for theoretical figures still computing)."""
+    """The report over the window."""
     groups = await rtp_sums(conn, start=start, end=end, table_id=table_id, operator_id=operator_id)
-    known = await theories(conn, groups, cache, wait=wait)
+    known = await theories(conn, groups, cache)
     rows = []
     for group in groups:
         (main_rtp, main_source), (bonus_rtp, bonus_source) = _theory_figures(

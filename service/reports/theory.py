@@ -1,46 +1,59 @@
 """The theoretical RTP of a ruleset, to set beside the actual one.
 
-Two wagers, two figures:
+Two wagers, two figures, and the server computes neither by simulation:
 
-- **main** (ante, Bet, insurance, draw fees): the simulator's RTP of the ``basic`` strategy
-  (``service/simulation/basic.py``, the strategy docs/game-math.md documents). The main
-  game's return depends on how the players play, so this is the return of sound play, not a
-  promise: players who fold good hands return less. For the presets the figure is the
-  published 2 × 10⁷-round simulation of docs/game-math.md (:data:`PRESET_MAIN`); for any
-  other ruleset it is simulated on first use (:data:`SIMULATED_ROUNDS` rounds, seed
-  :data:`SIMULATION_SEED`, about 20 s on one core) in a worker process, and kept.
-- **bonus**: exact, by enumerating the 2,598,960 five-card hands (no strategy involved,
-  about a second), for every ruleset.
+- **main** (ante, Bet, insurance, draw fees): the simulated RTP of the ``basic`` strategy
+  (the strategy docs/game-math.md documents). The main game's return depends on how the
+  players play, so this is the return of sound play, not a promise: players who fold good
+  hands return less. For the presets the figure is the published 2 × 10⁷-round simulation
+  of docs/game-math.md (:data:`PRESET_MAIN`). Any other ruleset's is simulated offline by
+  ``russian-poker rtp-theory`` (the tools extra) and stored by fingerprint in
+  ``ruleset_theory`` (migration 0017); the server only reads it, and until it is there the
+  figure is null.
+- **bonus**: exact, for every ruleset, computed here: the bonus is settled on the first five
+  cards alone, so it is enough to settle one hand of each of the 7,462 kinds (ranks, and
+  whether they are suited) with the core's own ``bonus_win`` and weigh it by how many of the
+  2,598,960 hands are of that kind (tests/simulation/test_theory_exact.py: equal to the
+  enumeration of every hand). About 55 ms, once per ruleset and process, in a thread.
 
-Figures are cached per ruleset fingerprint for the life of the process; the fingerprint
-names the ruleset and paytable exactly, so a cached figure never goes stale.
+Figures are kept per ruleset fingerprint for the life of the process once complete; the
+fingerprint names the ruleset and paytable exactly, so a kept figure never goes stale.
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final
+from functools import cache
+from itertools import combinations_with_replacement
+from math import comb, prod
+from typing import Any, Final
 
-import numpy as np
-
+from russian_poker.events.postgres.theory import stored_main
 from russian_poker.events.ruleset import Ruleset
+from russian_poker.service.rules.cards import RANKS, SUITS, Card
+from russian_poker.service.rules.payouts import bonus_win
 from russian_poker.service.rules.presets import PRESETS
 
 __all__ = [
+    "HANDS",
     "PRESET_MAIN",
     "SIMULATED_ROUNDS",
     "SIMULATION_SEED",
+    "MainFigure",
     "Theory",
     "TheoryCache",
     "bonus_rtp",
-    "compute",
+    "preset_of",
+    "theory",
 ]
 
+HANDS: Final = comb(52, 5)
 SIMULATED_ROUNDS: Final = 200_000
+"""What ``russian-poker rtp-theory`` simulates by default (about ±0.5 % at 95 %)."""
 SIMULATION_SEED: Final = 2026
 
 
@@ -66,134 +79,113 @@ class Theory:
     """A ruleset's theoretical figures."""
 
     fingerprint: str
-    main_rtp: float
-    main_ci95: tuple[float, float]
-    main_rounds: int
-    main_source: str
+    main_rtp: float | None
+    """None until ``russian-poker rtp-theory`` has stored it (a preset's is always known)."""
+    main_ci95: tuple[float, float] | None
+    main_rounds: int | None
+    main_source: str | None
     """Where the main figure comes from: a document, or ``simulated``."""
     bonus_rtp: Fraction | None
     """Exact; None when the ruleset offers no bonus."""
 
 
+def _kinds() -> Iterator[tuple[tuple[Card, ...], int]]:
+    """One five-card hand of each kind (its ranks, and whether all five are suited) and how
+    many of the 2,598,960 hands are of that kind."""
+    for ranks in combinations_with_replacement(RANKS, 5):
+        counts = Counter(ranks)
+        if max(counts.values()) > 4:
+            continue
+        if len(counts) == 5:
+            yield tuple(rank + SUITS[0] for rank in ranks), 4
+            # Not all one suit: the last card's suit differs from the first four's.
+            yield tuple(rank + SUITS[i // 4] for i, rank in enumerate(ranks)), 4**5 - 4
+            continue
+        # A repeated rank cannot be suited: its cards take suits 0, 1, ... of that rank.
+        cards = tuple(rank + SUITS[i] for rank, n in counts.items() for i in range(n))
+        yield cards, prod(comb(4, n) for n in counts.values())
+
+
+@cache
+def hand_kinds() -> tuple[tuple[tuple[Card, ...], int], ...]:
+    kinds = tuple(_kinds())
+    assert sum(weight for _, weight in kinds) == HANDS
+    return kinds
+
+
 def bonus_rtp(rules: Ruleset) -> Fraction | None:
-    """The bonus bet's exact return on the first five cards (as ``exact.bonus_figures``,
-    for any ruleset rather than a preset name)."""
-    from russian_poker.service.simulation import lookup
-    from russian_poker.service.simulation.exact import HANDS, all_hands
-    from russian_poker.service.simulation.game import compile_game
-
-    game = compile_game(rules)
-    stake = game.bonus
-    if not stake:
+    """The bonus bet's exact return on the first five cards, at the bonus minimum (where
+    ``max_payout`` bites least); None when the ruleset offers no bonus."""
+    stake = rules.bonus_min
+    if not rules.bonus_enabled or stake <= 0:
         return None
-    values = lookup.strengths(all_hands())
-    distinct = np.unique(values)
-    multiples = np.array([game.bonus_multiple(int(v)) for v in distinct])
-    per_hand = multiples[np.searchsorted(distinct, values)]
-    won = np.array([game.cap(stake * int(m)) for m in range(int(per_hand.max()) + 1)])
-    # A winning hand gets its stake back besides the winnings; a losing one loses it.
-    net = np.where(per_hand > 0, won[per_hand], -stake)
-    return 1 + Fraction(int(net.sum(dtype=np.int64)), HANDS * stake)
+    net = 0
+    for cards, weight in hand_kinds():
+        _, won, capped = bonus_win(cards, stake, rules)
+        # A qualifying hand (stake × multiple > 0 before the cap) gets its stake back
+        # besides its winnings; any other loses the stake.
+        net += weight * (won if won + capped > 0 else -stake)
+    return 1 + Fraction(net, HANDS * stake)
 
 
-def _preset_of(rules: Ruleset) -> str | None:
+def preset_of(rules: Ruleset) -> str | None:
     for name, preset in PRESETS.items():
         if preset == rules:
             return name
     return None
 
 
-def compute(rules: Ruleset, rounds: int = SIMULATED_ROUNDS) -> Theory:
-    """The figures of ``rules`` (blocking: run it in a worker process)."""
-    preset = _preset_of(rules)
-    bonus = bonus_rtp(rules) if rules.bonus_enabled else None
+def theory(rules: Ruleset, main: MainFigure | None, bonus: Fraction | None) -> Theory:
+    """The figures of ``rules``, given its stored main figure (a preset's is its own) and
+    its :func:`bonus_rtp`."""
+    preset = preset_of(rules)
     if preset is not None and preset in PRESET_MAIN:
         main = PRESET_MAIN[preset]
-    else:
-        from russian_poker.service.simulation.runner import Plan, simulate
-        from russian_poker.service.simulation.stats import summarise
-
-        plan = Plan(rules=rules, strategy="basic", rounds=rounds, seed=SIMULATION_SEED)
-        summary = summarise(simulate(plan), ante=rules.ante_min, bonus=0)
-        low, high = summary["rtp_ci95"]
-        main = MainFigure(float(summary["rtp"]), (float(low), float(high)), rounds, "simulated")
     return Theory(
         fingerprint=rules.fingerprint,
-        main_rtp=main.rtp,
-        main_ci95=main.ci95,
-        main_rounds=main.rounds,
-        main_source=main.source,
+        main_rtp=main.rtp if main else None,
+        main_ci95=main.ci95 if main else None,
+        main_rounds=main.rounds if main else None,
+        main_source=main.source if main else None,
         bonus_rtp=bonus,
     )
 
 
 class TheoryCache:
-    """Theoretical figures per fingerprint, computed once each, off the event loop."""
+    """Theoretical figures per fingerprint: complete ones kept, a missing main figure looked
+    up in the store again next time (``rtp-theory`` may have stored it since)."""
 
-    def __init__(self, executor: Executor | None = None, rounds: int = SIMULATED_ROUNDS) -> None:
-        self._executor = executor
-        self._rounds = rounds
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
         self._known: dict[str, Theory] = {}
-        self._pending: dict[str, asyncio.Future[Theory]] = {}
+        self._bonus: dict[str, Fraction | None] = {}
 
     def known(self, fingerprint: str) -> Theory | None:
-        """The figures if they are ready (never waits)."""
+        """The complete figures, if this process has them (never waits)."""
         return self._known.get(fingerprint)
 
-    def request(self, rules: Ruleset) -> None:
-        """Start computing ``rules``' figures if nobody has (the result lands in the cache)."""
-        fingerprint = rules.fingerprint
-        if fingerprint in self._known or fingerprint in self._pending:
-            return
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor_(), compute, rules, self._rounds)
-        self._pending[fingerprint] = future
-
-        def landed(done: asyncio.Future[Theory]) -> None:
-            self._pending.pop(fingerprint, None)
-            if not done.cancelled() and done.exception() is None:
-                self._known[fingerprint] = done.result()
-
-        future.add_done_callback(landed)
-
-    async def get(self, rules: Ruleset) -> Theory:
-        """The figures, waiting for them if need be."""
+    async def get(self, rules: Ruleset, conn: Any = None) -> Theory:
+        """The figures; the main one None while no figure is stored for a custom ruleset."""
         found = self._known.get(rules.fingerprint)
         if found is not None:
             return found
-        self.request(rules)
-        pending = self._pending.get(rules.fingerprint)
-        if pending is None:  # computed between the two looks
-            return self._known[rules.fingerprint]
-        return await asyncio.shield(pending)
+        main = None
+        if preset_of(rules) not in PRESET_MAIN:
+            main = await self._stored(rules.fingerprint, conn)
+        if rules.fingerprint not in self._bonus:
+            # In a thread: the enumeration is pure Python, and the event loop keeps serving
+            # between its GIL switches.
+            self._bonus[rules.fingerprint] = await asyncio.to_thread(bonus_rtp, rules)
+        found = theory(rules, main, self._bonus[rules.fingerprint])
+        if found.main_rtp is not None:
+            self._known[rules.fingerprint] = found
+        return found
 
-    def _executor_(self) -> Executor:
-        if self._executor is None:
-            # One process: the simulation is pure Python and numpy; in a thread it would hold
-            # the GIL against the event loop serving requests.
-            # Spawned (a child of this process, not of a forkserver) and told to end with
-            # it: a service killed with SIGKILL left its forkserver's idle worker behind,
-            # one interpreter with numpy loaded per kill, for good.
-            self._executor = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_end_with_parent,
-            )
-        return self._executor
-
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-
-
-def _end_with_parent() -> None:
-    """In the simulation's worker: receive SIGTERM when the service process dies, however
-    it dies (Linux ``PR_SET_PDEATHSIG``; elsewhere the worker ends at the pool's shutdown)."""
-    import ctypes
-    import signal
-    import sys
-
-    if not sys.platform.startswith("linux"):
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(1, int(signal.SIGTERM))  # 1: PR_SET_PDEATHSIG
+    async def _stored(self, fingerprint: str, conn: Any) -> MainFigure | None:
+        if conn is None:
+            async with self._pool.acquire() as own:
+                return await self._stored(fingerprint, own)
+        row = await stored_main(conn, fingerprint)
+        if row is None:
+            return None
+        return MainFigure(row.rtp, (row.ci95_low, row.ci95_high), row.rounds, "simulated")

@@ -1,10 +1,10 @@
-"""The wallet port: the four money calls of WALLET-PROTOCOL §3, as the command path and
-the outbox make them, whatever holds the money.
+"""An operator's wallet: the four money calls of the seamless protocol (docs/wallet-protocol.md,
+"Seamless wallet"), as the seamless money adapter and the outbox make them.
 
-Two adapters implement it: :class:`service.wallet.internal.InternalWallet` (the service's
-own event-sourced ledger) and :class:`service.wallet.seamless.SeamlessWallet` (HTTP to the
-operator). One contract suite (:mod:`service.wallet.conformance`) runs against both, and is
-also the ``wallet-check`` conformance kit an operator runs against its own implementation.
+The adapter the product runs is :class:`~russian_poker.service.wallet.seamless.SeamlessWallet`
+(signed HTTP to the operator). The conformance kit (``russian-poker wallet-check``,
+``service.tools.conformance``) runs the protocol's scenarios against an operator's own
+implementation through it; the reference operator wallet passes them (tests/wallet).
 
 An adapter returns the operator's :class:`Answer` whatever its status; it raises
 :class:`UnknownOutcome` when the outcome cannot be known (a timeout, a dropped connection, a

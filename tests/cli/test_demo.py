@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from russian_poker.events.postgres.pool import create_pool
 from russian_poker.service.app import create_app
 from russian_poker.service.cli import main
-from russian_poker.service.cli.demo import PRESETS, choose, run_demo
 from russian_poker.service.settings import Settings
+from russian_poker.service.tools.demo import PRESETS, choose, run_demo
 from tests.api.conftest import SECRET, bearer
 from tests.api.live_server import free_port, serving
 from tests.service.conftest import truncate_everything

@@ -31,9 +31,9 @@ from prometheus_client import REGISTRY
 
 from russian_poker.service.app.catalogue import CATALOGUE
 from russian_poker.service.application.money.seamless import CREDIT_REASON, REFUSED_STATUSES
-from russian_poker.service.reference_wallet.faults import BROKEN_MODES, FAULT_MODES
 from russian_poker.service.settings import _VARIABLES
-from russian_poker.service.wallet.conformance import SCENARIOS
+from russian_poker.service.tools.conformance.scenarios import SCENARIOS
+from russian_poker.service.tools.reference_wallet.faults import BROKEN_MODES, FAULT_MODES
 from russian_poker.service.wallet.protocol import (
     DEBIT_REASONS,
     Answer,

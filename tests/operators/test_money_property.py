@@ -26,8 +26,8 @@ import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from russian_poker.service.reference_wallet.faults import FAULT_MODES
 from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.tools.reference_wallet.faults import FAULT_MODES
 from tests.operators import module_fixtures
 from tests.operators.casino import Casino, Player
 from tests.operators.faults_helpers import (

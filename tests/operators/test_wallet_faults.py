@@ -27,7 +27,7 @@ from typing import Any, Final
 import httpx
 import pytest
 
-from russian_poker.service.reference_wallet.faults import FAULT_MODES
+from russian_poker.service.tools.reference_wallet.faults import FAULT_MODES
 from tests.operators import module_fixtures
 from tests.operators.casino import Casino, Player, staff
 from tests.operators.faults_helpers import (

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from russian_poker.service.rng.biased import batch
-from russian_poker.service.rng.generate import (
+from russian_poker.service.rules.cards import FULL_DECK
+from russian_poker.service.rules.deck import shuffled
+from russian_poker.service.tools.rng.biased import batch
+from russian_poker.service.tools.rng.generate import (
     CARDS,
     SHUFFLE_BOUNDS,
     derived_seed,
@@ -16,8 +18,6 @@ from russian_poker.service.rng.generate import (
     seeds,
     stream_words,
 )
-from russian_poker.service.rules.cards import FULL_DECK
-from russian_poker.service.rules.deck import shuffled
 
 INDEX = {card: i for i, card in enumerate(FULL_DECK)}
 # A real key whose shuffle draws a word in a rejected tail (about 1.5 keys in 10⁷ do; found by

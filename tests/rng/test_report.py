@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from russian_poker.service.cli import main
-from russian_poker.service.rng.certify import certify
+from russian_poker.service.tools.rng.certify import certify
 
 SMALL = 10_000
 

@@ -6,10 +6,10 @@ import dataclasses
 
 import numpy as np
 
-from russian_poker.service.rng.report import decide
-from russian_poker.service.rng.run import run
-from russian_poker.service.rng.stats import Statistic
-from russian_poker.service.rng.stats import Tests as Results
+from russian_poker.service.tools.rng.report import decide
+from russian_poker.service.tools.rng.run import run
+from russian_poker.service.tools.rng.stats import Statistic
+from russian_poker.service.tools.rng.stats import Tests as Results
 
 
 def test_a_seeded_run_does_not_depend_on_the_number_of_workers() -> None:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from russian_poker.service.rng.generate import exchange
-from russian_poker.service.rng.stats import (
+from russian_poker.service.tools.rng.generate import exchange
+from russian_poker.service.tools.rng.stats import (
     eulerian_probabilities,
     gap_probabilities,
     mixture_sf,

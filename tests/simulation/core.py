@@ -43,10 +43,10 @@ from russian_poker.service.rules.deck import Deck, shuffled
 from russian_poker.service.rules.evolve import fold
 from russian_poker.service.rules.hands import evaluate
 from russian_poker.service.rules.state import Table
-from russian_poker.service.simulation.actions import EXCHANGE, FOLD, SIXTH, Action, Strategy
-from russian_poker.service.simulation.engine import OUTCOMES, RoundResult
-from russian_poker.service.simulation.game import Game
-from russian_poker.service.simulation.lookup import CARD_INDEX, card_ints, card_texts
+from russian_poker.service.tools.simulation.actions import EXCHANGE, FOLD, SIXTH, Action, Strategy
+from russian_poker.service.tools.simulation.engine import OUTCOMES, RoundResult
+from russian_poker.service.tools.simulation.game import Game
+from russian_poker.service.tools.simulation.lookup import CARD_INDEX, card_ints, card_texts
 
 OPERATOR = Actor(role="operator", id="operator")
 ANN = Actor(role="player", id="ann")

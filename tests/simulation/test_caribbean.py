@@ -1,7 +1,7 @@
 """With the ``oasis`` preset and no draws the game is Caribbean Stud, and the simulator
 reproduces its exact house edges within its 95% confidence interval.
 
-The exact figures come from ``python -m russian_poker.service.simulation.exact``: a complete
+The exact figures come from ``python -m russian_poker.service.tools.simulation.exact``: a complete
 enumeration of all 2,598,960 × 1,533,939 = 3,986,646,103,440 (player, dealer) deals. Its total
 losses are exactly one fifth of those Wizard of Odds publishes for Caribbean Stud (their count
 also chooses which dealer card is the upcard, 19,933,230,517,200 deals): raise always
@@ -18,8 +18,8 @@ import pytest
 
 from russian_poker.events.ruleset import DEFAULT_BET_PAYTABLE
 from russian_poker.service.rules.presets import make_ruleset
-from russian_poker.service.simulation.runner import Plan, simulate
-from russian_poker.service.simulation.stats import summarise
+from russian_poker.service.tools.simulation.runner import Plan, simulate
+from russian_poker.service.tools.simulation.stats import summarise
 
 DEALS: Final = 2_598_960 * 1_533_939
 WIZARD_DEALS: Final = 19_933_230_517_200

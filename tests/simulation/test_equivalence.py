@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 
 from russian_poker.service.rules.presets import make_ruleset
-from russian_poker.service.simulation.actions import FOLD, SIXTH, Action, exchange, play
-from russian_poker.service.simulation.engine import play_round
-from russian_poker.service.simulation.game import Game, compile_game
-from russian_poker.service.simulation.strategies import STRATEGIES, make_strategy
-from russian_poker.service.simulation.vector import play_batch
+from russian_poker.service.tools.simulation.actions import FOLD, SIXTH, Action, exchange, play
+from russian_poker.service.tools.simulation.engine import play_round
+from russian_poker.service.tools.simulation.game import Game, compile_game
+from russian_poker.service.tools.simulation.strategies import STRATEGIES, make_strategy
+from russian_poker.service.tools.simulation.vector import play_batch
 from tests.simulation.core import CoreReinserter, CoreTable, deck_ints, seed_of
 
 ROUNDS = 200

@@ -17,7 +17,7 @@ import pytest
 
 from russian_poker.service.rules.cards import FULL_DECK
 from russian_poker.service.rules.hands import evaluate
-from russian_poker.service.simulation import lookup
+from russian_poker.service.tools.simulation import lookup
 
 FIVE_CARD_HANDS: Final = 2_598_960
 SIX_CARD_SAMPLE: Final = 1_000_000

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from russian_poker.service.simulation.engine import UniformReinserter
-from russian_poker.service.simulation.stats import Tally, summarise, tally_arrays
-from russian_poker.service.simulation.vector import deal
+from russian_poker.service.tools.simulation.engine import UniformReinserter
+from russian_poker.service.tools.simulation.stats import Tally, summarise, tally_arrays
+from russian_poker.service.tools.simulation.vector import deal
 
 
 def test_deals_are_ten_distinct_uniform_cards() -> None:

@@ -1,6 +1,6 @@
 """The reference operator wallet as a child process, for tests of the seamless wallet.
 
-:class:`ReferenceWallet` runs ``python -m russian_poker.service.reference_wallet`` (the same
+:class:`ReferenceWallet` runs ``python -m russian_poker.service.tools.reference_wallet`` (the same
 entry point an integrator runs), waits until it is ready, and talks to its ``/_admin``
 endpoints:
 players, ended sessions, faults, the ledger's export and the count of deliveries.
@@ -70,7 +70,7 @@ class ReferenceWallet:
         command = [
             sys.executable,
             "-m",
-            "russian_poker.service.reference_wallet",
+            "russian_poker.service.tools.reference_wallet",
             "--host",
             "127.0.0.1",
             "--port",
@@ -191,7 +191,7 @@ class ReferenceWallet:
         for_s: float | None = None,
     ) -> None:
         """Switch a fault on (``calls`` empty: every call); see
-        ``russian_poker.service.reference_wallet.faults``."""
+        ``russian_poker.service.tools.reference_wallet.faults``."""
         body: dict[str, Any] = {"mode": mode, "times": times}
         if calls:
             body["calls"] = list(calls)

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from russian_poker.service.wallet.conformance import SCENARIOS, run_scenarios
+from russian_poker.service.tools.conformance.raw import RawTransport
+from russian_poker.service.tools.conformance.scenarios import SCENARIOS, run_scenarios
 from russian_poker.service.wallet.port import WalletPort
-from russian_poker.service.wallet.raw import RawTransport
 from russian_poker.service.wallet.seamless import SeamlessWallet
 from tests.wallet.calls import CURRENCY, OPERATOR
 

@@ -19,7 +19,7 @@ import httpx
 import msgspec
 import pytest
 
-from russian_poker.service.reference_wallet.openapi import WALLET_OPENAPI_PATH, wallet_openapi
+from russian_poker.service.tools.reference_wallet.openapi import WALLET_OPENAPI_PATH, wallet_openapi
 from russian_poker.service.wallet.port import UnknownOutcome
 from russian_poker.service.wallet.protocol import (
     Answer,

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from russian_poker.service.cli.wallet_check import wallet_check
-from russian_poker.service.wallet.conformance import SCENARIOS
+from russian_poker.service.tools.conformance.command import wallet_check
+from russian_poker.service.tools.conformance.scenarios import SCENARIOS
 
 START = 1_000
 CURRENCY = "EUR"

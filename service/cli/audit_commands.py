@@ -1,0 +1,8 @@
+"""The ``audit`` group, complete: importing the modules of its commands registers them."""
+
+from __future__ import annotations
+
+from russian_poker.service.cli import chain, export, software  # noqa: F401
+from russian_poker.service.cli.audit_group import audit
+
+__all__ = ["audit"]

@@ -1,7 +1,0 @@
-"""``python -m russian_poker.service.reference_wallet``: the same command as
-``russian-poker reference-wallet``."""
-
-from russian_poker.service.cli.reference_wallet import reference_wallet
-
-if __name__ == "__main__":
-    reference_wallet(prog_name="python -m russian_poker.service.reference_wallet")
