@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 from typing import Final
 
-import asyncpg
 import msgspec
 import structlog
 
@@ -23,6 +22,7 @@ from russian_poker.events.commands import (
     DecisionTimeUp,
 )
 from russian_poker.events.postgres.pool import DATABASE_GONE
+from russian_poker.events.postgres.timers import TimerStore
 from russian_poker.service.application.commands import CommandService
 from russian_poker.service.application.results import Conflict
 from russian_poker.service.background import BackgroundLoop
@@ -31,10 +31,6 @@ from russian_poker.service.rules.errors import RuleViolation
 __all__ = ["Clock"]
 
 _log = structlog.get_logger(__name__)
-_DUE: Final = """
-SELECT timer_key, table_id, command::text AS command FROM timers
-WHERE due_at <= now() ORDER BY due_at LIMIT $1
-"""
 _timeout: Final = msgspec.json.Decoder(BettingTimeUp | DecisionTimeUp | CompleteAbandonedRound)
 
 
@@ -43,32 +39,29 @@ class Clock(BackgroundLoop):
 
     def __init__(
         self,
-        pool: asyncpg.Pool[asyncpg.Record],
+        timers: TimerStore,
         commands: CommandService,
         *,
         interval_s: float = 0.5,
         batch: int = 100,
     ) -> None:
-        self._pool = pool
+        self._timers = timers
         self._commands = commands
         self._interval_s = interval_s
         self._batch = batch
 
     async def tick(self) -> int:
         """Send every time-out that is due; returns how many were acted on."""
-        rows = await self._pool.fetch(_DUE, self._batch)
         sent = 0
-        for row in rows:
-            command = _timeout.decode(row["command"])
+        for due in await self._timers.due(self._batch):
+            command = _timeout.decode(due.command)
             try:
                 await self._commands.execute(
-                    row["table_id"], command, SYSTEM, command_id=f"timer:{row['timer_key']}"
+                    due.table_id, command, SYSTEM, command_id=f"timer:{due.key}"
                 )
                 sent += 1
             except RuleViolation:
-                await self._pool.execute(
-                    "DELETE FROM timers WHERE timer_key = $1", row["timer_key"]
-                )
+                await self._timers.drop(due.key)
             except Conflict:
                 continue  # the table is busy; the timer stays due and is tried next tick
         return sent

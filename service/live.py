@@ -23,20 +23,19 @@ from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from datetime import datetime
 from itertools import groupby
-from typing import Any, Final
+from typing import Final
 
-import asyncpg
 import structlog
 
 from russian_poker.events.codec import decode_event
-from russian_poker.events.postgres import tables
+from russian_poker.events.postgres.live import Listener, LiveStore
 from russian_poker.events.postgres.pool import DATABASE_GONE
-from russian_poker.events.postgres.store import NOTIFY_CHANNEL, RecordedEvent, read_stream
-from russian_poker.events.streams import TABLE_PREFIX, table_stream
+from russian_poker.events.records import RecordedEvent
+from russian_poker.events.streams import TABLE_PREFIX
 from russian_poker.service.rules.evolve import fold
 from russian_poker.service.rules.state import Table
 
-__all__ = ["LiveHub", "Timers", "Update", "table_timers"]
+__all__ = ["LiveHub", "Timers", "Update"]
 
 _log = structlog.get_logger(__name__)
 HISTORY: Final = 256
@@ -46,13 +45,6 @@ Timers = Mapping[str, datetime]
 """A table's timer rows: key to due time."""
 
 _NO_TIMERS: Final[Timers] = {}
-
-
-async def table_timers(conn: Any, table_id: str) -> Timers:
-    """The table's timer rows (``timers_table_idx``); each view keeps those its state waits
-    for (``projections.views.deadlines``)."""
-    rows = await conn.fetch("SELECT timer_key, due_at FROM timers WHERE table_id = $1", table_id)
-    return {row["timer_key"]: row["due_at"] for row in rows}
 
 
 class Update:
@@ -83,12 +75,11 @@ class _Watched:
 
 
 class LiveHub:
-    def __init__(self, pool: asyncpg.Pool[asyncpg.Record], dsn: str, *, poll_s: float = 2.0):
-        self._pool = pool
-        self._dsn = dsn
+    def __init__(self, store: LiveStore, *, poll_s: float = 2.0):
+        self._store = store
         self._poll_s = poll_s
         self._tables: dict[str, _Watched] = {}
-        self._listener: asyncpg.Connection[asyncpg.Record] | None = None
+        self._listener: Listener | None = None
         self._poller: asyncio.Task[None] | None = None
         self.connections = 0
         self._closing = False
@@ -98,8 +89,7 @@ class LiveHub:
         self._poller = asyncio.create_task(self._poll())
 
     async def _listen(self) -> None:
-        self._listener = await asyncpg.connect(self._dsn)
-        await self._listener.add_listener(NOTIFY_CHANNEL, self._notified)
+        self._listener = await self._store.listen(self._notified)
 
     def close_streams(self) -> None:
         """End every live stream now (the instance is stopping); clients reconnect elsewhere."""
@@ -149,12 +139,11 @@ class LiveHub:
             return
         async with watched.lock:
             version, state = watched.latest
-            async with self._pool.acquire() as conn:
-                fresh = await read_stream(conn, table_stream(table_id), from_version=version + 1)
-                # Rows change only as the table's events do (the clock's firing appends
-                # too): no new events, no query, so the backup poll stays one read.
-                if fresh:
-                    watched.timers = await table_timers(conn, table_id)
+            # Rows change only as the table's events do (the clock's firing appends too):
+            # no new events, no second query, so the backup poll stays one read.
+            fresh, rows = await self._store.since(table_id, version)
+            if rows is not None:
+                watched.timers = rows
             for update in _states(state, fresh, watched.timers):
                 watched.history.append((update.version, update.state))
                 for queue in watched.queues:
@@ -162,34 +151,24 @@ class LiveHub:
 
     async def _replayed(self, table_id: str, after: int, watched: _Watched) -> list[Update]:
         """Every state after ``after``, rebuilt from the nearest round-start checkpoint."""
-        async with self._pool.acquire() as conn:
-            start = await tables.load_at_or_before(conn, table_id, after)
-            if start is None:
-                state, version = await tables.load(conn, table_id)
-                timers = await table_timers(conn, table_id)
-                return [Update(version, state, timers, reset=True)]
-            state, version = start
-            records = await read_stream(
-                conn,
-                table_stream(table_id),
-                from_version=version + 1,
-                to_version=watched.latest[0],
-            )
+        start = await self._store.from_checkpoint(table_id, after, watched.latest[0])
+        if start is None:
+            state, version, timers = await self._store.current(table_id)
+            return [Update(version, state, timers, reset=True)]
+        state, version, records = start
         # Old states, with the hub's latest rows: only their waits still pending show.
         return [u for u in _states(state, records, watched.timers) if u.version > after]
 
     async def _watch(self, table_id: str) -> _Watched:
         watched = self._tables.get(table_id)
         if watched is None:
-            async with self._pool.acquire() as conn:
-                state, version = await tables.load(conn, table_id)
-                timers = await table_timers(conn, table_id)
+            state, version, timers = await self._store.current(table_id)
             watched = self._tables.setdefault(table_id, _Watched(version, state, timers))
         return watched
 
-    def _notified(self, _conn: Any, _pid: int, _channel: str, payload: object) -> None:
-        if isinstance(payload, str) and payload.startswith(TABLE_PREFIX):
-            table_id = payload.removeprefix(TABLE_PREFIX)
+    def _notified(self, stream_id: str) -> None:
+        if stream_id.startswith(TABLE_PREFIX):
+            table_id = stream_id.removeprefix(TABLE_PREFIX)
             if table_id in self._tables:
                 asyncio.get_running_loop().create_task(self._safe_refresh(table_id))
 
@@ -202,7 +181,7 @@ class LiveHub:
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(self._poll_s)
-            if self._listener is None or self._listener.is_closed():
+            if self._listener is None or self._listener.closed:
                 # The database restarted or dropped us: listen again; polling covers the gap.
                 try:
                     await self._listen()

@@ -16,8 +16,10 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.plugins.prometheus import PrometheusController
 
+from russian_poker.events.postgres.live import LiveStore
 from russian_poker.events.postgres.pool import create_pool
 from russian_poker.events.postgres.storage import Storage
+from russian_poker.events.postgres.timers import TimerStore
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.runner import ProjectionRunner
@@ -121,8 +123,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             owed=outbox.wake,
             deliver_owed=outbox.deliver_owed,
         )
-        hub = LiveHub(pool, url)
-        clock = Clock(pool, commands)
+        hub = LiveHub(LiveStore(pool, url))
+        clock = Clock(TimerStore(pool), commands)
         audit = ProjectionRunner(AuditProjection(), dsn=url, pool=pool)
         availability = ProjectionRunner(AvailabilityProjection(), dsn=url, pool=pool)
         notifier = TableNotifier(

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
+from russian_poker.events.postgres.timers import TimerStore
 from russian_poker.service.app import create_app
 from russian_poker.service.app.problems import STATUS_OF_KIND
 from russian_poker.service.clock import Clock
@@ -193,7 +194,7 @@ class Harness:
             " AND timer_key NOT LIKE '%:abandoned:%'",
             self.table_id,
         )
-        clock = Clock(pool, self.app.state.commands)
+        clock = Clock(TimerStore(pool), self.app.state.commands)
         assert await clock.tick() == len(expected)
         self.versions.append((await self.view())["version"])
 

@@ -13,6 +13,7 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
+from russian_poker.events.postgres.timers import TimerStore
 from russian_poker.service.clock import Clock
 from tests.api.conftest import bearer
 from tests.api.e2e import Harness, deck_for, harness
@@ -47,7 +48,7 @@ async def days_pass(h: Harness, seconds: int, *, only_abandoned: bool = False) -
         seconds,
         not only_abandoned,
     )
-    sent = await Clock(h.app.state.pool, h.app.state.commands).tick()
+    sent = await Clock(TimerStore(h.app.state.pool), h.app.state.commands).tick()
     h.versions.append((await h.view())["version"])
     return sent
 

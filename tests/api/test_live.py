@@ -129,9 +129,10 @@ async def test_the_clock_deals_when_betting_time_runs_out(api: httpx.AsyncClient
     # The interrupted-round timer waits a day behind the betting timer (tests/abandoned/).
     assert [r["timer_key"] for r in due] == ["t1:1:betting", "t1:1:abandoned:1"]
     await pool.execute(_DUE_NOW)
+    from russian_poker.events.postgres.timers import TimerStore
     from russian_poker.service.clock import Clock
 
-    clock = Clock(pool, app.state.commands)
+    clock = Clock(TimerStore(pool), app.state.commands)
     assert await clock.tick() == 1
     assert await clock.tick() == 0  # sent once
     view = (await api.get("/v1/tables/t1", headers=ALICE)).json()

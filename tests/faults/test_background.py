@@ -47,12 +47,12 @@ class Failing:
 async def test_the_clock_keeps_ticking_after_the_database_went() -> None:
     failing = Failing()
 
-    class Pool:
-        async def fetch(self, *_: Any) -> list[Any]:
+    class Timers:
+        async def due(self, *_: Any) -> list[Any]:
             failing()
             return []
 
-    clock = Clock(Pool(), None, interval_s=0.01)  # type: ignore[arg-type]
+    clock = Clock(Timers(), None, interval_s=0.01)  # type: ignore[arg-type]
     clock.start()
     try:
         await asyncio.wait_for(failing.recovered.wait(), 10)
@@ -64,13 +64,12 @@ async def test_the_live_hub_keeps_polling_after_the_database_went() -> None:
     failing = Failing()
 
     class Listener:
-        def is_closed(self) -> bool:
-            return False
+        closed = False
 
         async def close(self) -> None:
             pass
 
-    hub = LiveHub(None, "postgresql://unused", poll_s=0.01)  # type: ignore[arg-type]
+    hub = LiveHub(None, poll_s=0.01)  # type: ignore[arg-type]
 
     async def refresh(_table_id: str) -> None:
         failing()

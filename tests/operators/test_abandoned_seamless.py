@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from russian_poker.events.postgres.timers import TimerStore
 from russian_poker.service.clock import Clock
 from tests.operators.casino import Casino
 from tests.operators.test_reconcile_operator import reconcile, write_lines
@@ -42,7 +43,7 @@ async def test_an_abandoned_round_settles_at_the_operator_and_reconciles(
         "UPDATE timers SET due_at = due_at - make_interval(secs => $1) WHERE table_id = 'acme.t1'",
         DAY,
     )
-    assert await Clock(casino.pool, casino.app.state.commands).tick() == 1
+    assert await Clock(TimerStore(casino.pool), casino.app.state.commands).tick() == 1
 
     view = await casino.view("acme.t1", alice)
     outcomes = [b["result"]["outcome"] for b in view["previous_round"]["boxes"]]

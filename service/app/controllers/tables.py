@@ -38,6 +38,7 @@ from russian_poker.events.commands import (
     StackDeck,
 )
 from russian_poker.events.postgres import tables
+from russian_poker.events.postgres import timers as timer_rows
 from russian_poker.projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
 from russian_poker.service.app.auth import Principal
 from russian_poker.service.app.bodies import check_body
@@ -64,7 +65,7 @@ from russian_poker.service.application.commands import CommandService
 from russian_poker.service.application.idempotency import player_command_id
 from russian_poker.service.application.results import UnknownTable
 from russian_poker.service.application.sessions import Sessions
-from russian_poker.service.live import Timers, table_timers
+from russian_poker.service.live import Timers
 from russian_poker.service.observability import request_id_of
 from russian_poker.service.rules.cards import CardError, parse_cards
 from russian_poker.service.rules.errors import RuleViolation
@@ -165,7 +166,7 @@ async def load_view(
     caller may see the table is the route's policy's to say (service.app.policy)."""
     async with pool.acquire() as conn:
         state, version = await tables.load(conn, table_id)
-        timers = await table_timers(conn, table_id) if deadlines and version else None
+        timers = await timer_rows.of_table(conn, table_id) if deadlines and version else None
     if version == 0:
         raise NotFoundException(f"no table {table_id!r}")
     return seen_by(state, version, viewer, timers)
