@@ -23,21 +23,10 @@ __all__ = [
 ]
 
 DebitReason = Literal["ante", "bonus", "bet", "draw_fee", "insurance"]
-CreditReason = Literal[
-    "refund",
-    "bonus",
-    "settlement",
-    "win",
-    "stake_returned",
-    "bonus_win",
-    "insurance_win",
-    "rollback",
-]
+CreditReason = Literal["refund", "bonus", "settlement"]
 """``refund``: a box's stakes back when its bets are cancelled before the deal;
 ``bonus``: the bonus stake back plus winnings; ``settlement``: the main wager's stakes back
-plus winnings. The wallet port's credits (``service.wallet.internal``) carry the protocol's
-own reasons: ``win``, ``stake_returned``, ``bonus_win``, ``insurance_win``, and
-``rollback`` for a bet undone."""
+plus winnings (insurance's included)."""
 
 
 class _WalletEvent(msgspec.Struct, frozen=True, kw_only=True, tag=True):

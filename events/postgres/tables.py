@@ -7,13 +7,15 @@ A load reads the snapshot and the events after it in one query and folds them
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, Final, NamedTuple
 
 import msgspec
 
 from russian_poker.events.postgres import wallets
 from russian_poker.events.postgres.store import read_stream
+from russian_poker.events.postgres.timers import of_table
 from russian_poker.events.streams import table_stream
 from russian_poker.projections.tables import decode_state, fold_tail
 from russian_poker.projections.wallets import HeldWallet
@@ -22,6 +24,8 @@ from russian_poker.service.rules.state import Table
 __all__ = [
     "ForCommand",
     "Owner",
+    "Seen",
+    "TableStore",
     "catch_up",
     "load",
     "load_at_or_before",
@@ -175,3 +179,42 @@ async def store_test_deck(conn: Any, table_id: str, cards: Sequence[str]) -> Non
         table_id,
         list(cards),
     )
+
+
+class Seen(NamedTuple):
+    """A table as a view shows it: its state, its stream version (0: no such table) and,
+    when asked for, its pending time-outs (key to due time) read right after the state."""
+
+    state: Table
+    version: int
+    timers: Mapping[str, datetime] | None = None
+
+
+class TableStore:
+    """The tables as the HTTP edge reads them, on a pool."""
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+
+    async def seen(self, table_id: str, *, deadlines: bool = False) -> Seen:
+        """The table's current state; its timers too when ``deadlines`` (as fresh as the
+        state or fresher: only the state's waits still pending show)."""
+        async with self._pool.acquire() as conn:
+            state, version = await load(conn, table_id)
+            timers = await of_table(conn, table_id) if deadlines and version else None
+        return Seen(state, version, timers)
+
+    async def lobby(self, tenant: str | None) -> list[Table]:
+        """The current state of every table ``tenant`` sees (``None``: all), by id."""
+        async with self._pool.acquire() as conn:
+            listed = await visible_to(conn, tenant)
+            return [(await load(conn, table_id))[0] for table_id in listed]
+
+    async def owner(self, table_id: str) -> Owner | None:
+        async with self._pool.acquire() as conn:
+            return await owner_of(conn, table_id)
+
+    async def stack_next_round(self, table_id: str, cards: Sequence[str]) -> None:
+        """Test mode: the deck of the table's next round to open."""
+        async with self._pool.acquire() as conn:
+            await store_test_deck(conn, table_id, cards)

@@ -134,9 +134,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             backoff_max_s=settings.wallet_backoff_max_s,
         )
         checkpointer = Checkpointer(pool, key, every_s=settings.checkpoint_every_s)
+        storage = Storage(pool)
         app.state.update(
             pool=pool,
-            storage=Storage(pool),
+            storage=storage,
             commands=commands,
             wallets=bootstrap.transfer_service(pool),
             sessions=bootstrap.sessions(pool, operators),
@@ -144,7 +145,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             operators=operators,
             outbox=outbox,
             credentials=bootstrap.credentials(pool),
-            table_owners=TableOwners(pool),
+            table_owners=TableOwners(storage.tables),
         )
         await hub.start()
         if settings.outbox:

@@ -34,7 +34,7 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.handlers import BaseRouteHandler
 
-from russian_poker.events.postgres.tables import Owner, owner_of
+from russian_poker.events.postgres.tables import Owner, TableStore
 from russian_poker.service.app.auth import Principal, Role, authenticate
 from russian_poker.service.tenancy import game_player_id, operator_of, valid_player_id
 
@@ -111,15 +111,14 @@ class TableOwners:
     """Whose each table is. Ownership is fixed when a table opens, so what was found is kept
     (a table that does not exist yet is looked up again)."""
 
-    def __init__(self, pool: Any, size: int = 65_536) -> None:
-        self._pool = pool
+    def __init__(self, tables: TableStore, size: int = 65_536) -> None:
+        self._tables = tables
         self._known: LRUCache[str, Owner] = LRUCache(maxsize=size)
 
     async def of(self, table_id: str) -> Owner | None:
         found = self._known.get(table_id)
         if found is None:
-            async with self._pool.acquire() as conn:
-                found = await owner_of(conn, table_id)
+            found = await self._tables.owner(table_id)
             if found is not None:
                 self._known[table_id] = found
         return found

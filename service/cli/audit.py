@@ -13,11 +13,12 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Final
 
 import asyncpg
 import click
 
+from russian_poker.events.postgres.books import BookStore, Reconciled, Window
+from russian_poker.events.postgres.operators import OperatorStore
 from russian_poker.projections.rebuild import NAMES, RebuildReport, rebuild
 from russian_poker.service.audit.reconcile import ReconcileReport, reconcile
 from russian_poker.service.audit.replay import (
@@ -30,7 +31,6 @@ from russian_poker.service.cli.audit_group import iso_time, on_the_store
 from russian_poker.service.tenancy import DEFAULT_OPERATOR
 from russian_poker.service.wallet.reconcile import (
     ExportError,
-    OurTransaction,
     compare,
     parse_export,
 )
@@ -216,14 +216,6 @@ def reconcile_command(
         sys.exit(1)
 
 
-_OPERATOR_TRANSACTIONS: Final = """
-SELECT transaction_id, kind, amount, currency, status,
-       ($2::timestamptz IS NULL OR created_at >= $2)
-       AND ($3::timestamptz IS NULL OR created_at < $3) AS inside
-FROM wallet_transactions WHERE operator_id = $1 ORDER BY seq
-"""
-
-
 def _reconcile_operator(
     operator_id: str, theirs_file: Path, window: tuple[datetime | None, datetime | None]
 ) -> None:
@@ -235,32 +227,16 @@ def _reconcile_operator(
     except UnicodeDecodeError:
         raise click.ClickException(f"{theirs_file}: not UTF-8 text") from None
 
-    async def work(
-        conn: asyncpg.Connection[asyncpg.Record],
-    ) -> tuple[list[OurTransaction], set[str]] | None:
-        if operator_id != DEFAULT_OPERATOR and not await conn.fetchval(
-            "SELECT true FROM operators WHERE operator_id = $1", operator_id
-        ):
+    async def work(conn: asyncpg.Connection[asyncpg.Record]) -> Reconciled | None:
+        if operator_id != DEFAULT_OPERATOR and await OperatorStore(conn).get(operator_id) is None:
             return None
-        rows = await conn.fetch(_OPERATOR_TRANSACTIONS, operator_id, *window)
-        inside = [
-            OurTransaction(
-                transaction_id=r["transaction_id"],
-                kind=r["kind"],
-                amount=r["amount"],
-                currency=r["currency"],
-                status=r["status"],
-            )
-            for r in rows
-            if r["inside"]
-        ]
-        # Outside the window: not compared, but not "missing on ours" either when the
-        # operator's export (which has no window) lists them.
-        return inside, {r["transaction_id"] for r in rows if not r["inside"]}
+        return await BookStore(conn).reconciled(operator_id, Window(*window))
 
     read = on_the_store(work)
     if read is None:
         raise click.ClickException(f"no operator {operator_id!r}")
+    # Outside the window: not compared, but not "missing on ours" either when the
+    # operator's export (which has no window) lists them.
     ours, elsewhere = read
     discrepancies = compare(ours, theirs, ours_elsewhere=elsewhere)
     for discrepancy in discrepancies:

@@ -22,7 +22,7 @@ import structlog
 from litestar import Litestar
 from prometheus_client import Gauge
 
-from russian_poker.service.reports.rtp import GroupSums, Sums, figure, rtp_sums, theories
+from russian_poker.service.reports.rtp import GroupSums, RtpSource, Sums, figure, theories
 from russian_poker.service.reports.theory import TheoryCache
 from russian_poker.service.software import installed
 
@@ -79,13 +79,12 @@ def per_ruleset(groups: list[GroupSums]) -> list[GroupSums]:
     return list(merged.values())
 
 
-async def refresh_rtp(pool: Any, cache: TheoryCache, now: datetime | None = None) -> int:
+async def refresh_rtp(rounds: RtpSource, cache: TheoryCache, now: datetime | None = None) -> int:
     """Set the gauges from today's rounds; how many label sets were set."""
     now = now or datetime.now(UTC)
     start = datetime.combine(now.date(), time(), tzinfo=UTC)
-    async with pool.acquire() as conn:
-        groups = per_ruleset(await rtp_sums(conn, start=start, end=start + timedelta(days=1)))
-        known = await theories(conn, groups, cache)
+    groups = per_ruleset(await rounds.sums(start=start, end=start + timedelta(days=1)))
+    known = await theories(rounds, groups, cache)
     values = []
     for group in groups:
         theory = known.get(group.fingerprint)
@@ -109,10 +108,10 @@ async def refresh_rtp(pool: Any, cache: TheoryCache, now: datetime | None = None
 
 
 async def _refresh_forever(state: Any, interval_s: float) -> None:
-    # The pool and the cache are looked up each time: whatever the app holds now.
+    # The store and the cache are looked up each time: whatever the app holds now.
     while True:
         try:
-            await refresh_rtp(state.pool, state.theory)
+            await refresh_rtp(state.storage.rtp, state.theory)
         except asyncio.CancelledError:
             raise
         except Exception:  # a failed refresh is logged; the next one retries
@@ -125,7 +124,7 @@ async def reports_lifespan(app: Litestar) -> AsyncIterator[None]:
     """Runs after the database lifespan (the pool exists): the software manifest, the
     theoretical-figure cache, and the RTP gauges' refresher (``rtp_refresh_s`` > 0)."""
     app.state.software = installed()
-    app.state.theory = TheoryCache(app.state.pool)
+    app.state.theory = TheoryCache()
     interval = float(app.state.settings.rtp_refresh_s)
     task = asyncio.create_task(_refresh_forever(app.state, interval)) if interval > 0 else None
     try:

@@ -31,16 +31,12 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal, Protocol
 
 import msgspec
 
-from russian_poker.events.codec import decode_event
-from russian_poker.events.postgres.store import AnyConnection
 from russian_poker.events.ruleset import Ruleset
-from russian_poker.events.streams import table_stream
-from russian_poker.service.reports.theory import Theory, TheoryCache
-from russian_poker.service.tenancy import DEFAULT_OPERATOR
+from russian_poker.service.reports.theory import Theory, TheoryCache, TheorySource
 
 __all__ = [
     "MIN_ROUNDS",
@@ -49,11 +45,10 @@ __all__ = [
     "RtpFigure",
     "RtpReport",
     "RtpRow",
+    "RtpSource",
     "Sums",
     "estimate",
     "rtp_report",
-    "rtp_sums",
-    "ruleset_of",
 ]
 
 Z99: Final = 2.5758293035489004
@@ -194,45 +189,6 @@ class RtpReport(msgspec.Struct, frozen=True, kw_only=True):
     ]
 
 
-# Per box: the bonus's stake and payout apart from the rest (a won bonus pays its stake back
-# besides its winnings); per round: the operator's boxes summed (the sampling unit); per
-# group: the integer sums the estimator needs.
-_SUMS: Final = """
-WITH boxes AS (
-    SELECT b.table_id, b.round, (r.settled_at AT TIME ZONE 'UTC')::date AS day,
-           coalesce(r.ruleset_fingerprint, '') AS fingerprint,
-           coalesce((b.detail->>'bonus')::bigint, 0) AS bonus_staked,
-           CASE WHEN coalesce(b.detail->'result'->'bonus'->>'outcome',
-                              CASE WHEN coalesce((b.detail->>'bonus_won')::bigint, 0) > 0
-                                   THEN 'won' END) = 'won'
-                THEN coalesce((b.detail->>'bonus')::bigint, 0)
-                     + coalesce((b.detail->>'bonus_won')::bigint, 0)
-                ELSE 0 END AS bonus_paid,
-           b.staked, b.paid_back
-    FROM round_boxes b JOIN rounds r USING (table_id, round)
-    WHERE ($1::timestamptz IS NULL OR r.settled_at >= $1)
-      AND ($2::timestamptz IS NULL OR r.settled_at < $2)
-      AND ($3::text IS NULL OR b.table_id = $3)
-      AND ($4::text IS NULL
-           OR CASE WHEN $4 = $5 THEN strpos(b.player, ':') = 0
-                   ELSE starts_with(b.player, $4 || ':') END)
-), per_round AS (
-    SELECT table_id, round, day, fingerprint,
-           sum(staked - bonus_staked)::numeric AS s, sum(paid_back - bonus_paid)::numeric AS p,
-           sum(bonus_staked)::numeric AS bs, sum(bonus_paid)::numeric AS bp
-    FROM boxes GROUP BY table_id, round, day, fingerprint
-)
-SELECT pr.table_id, pr.fingerprint, pr.day, t.game, t.currency,
-       count(*) FILTER (WHERE s > 0) AS n, sum(s) AS s, sum(p) AS p,
-       sum(s * s) AS ss, sum(p * p) AS pp, sum(p * s) AS ps,
-       count(*) FILTER (WHERE bs > 0) AS bn, sum(bs) AS bs, sum(bp) AS bp,
-       sum(bs * bs) AS bss, sum(bp * bp) AS bpp, sum(bp * bs) AS bps
-FROM per_round pr LEFT JOIN table_states t USING (table_id)
-GROUP BY pr.table_id, pr.fingerprint, pr.day, t.game, t.currency
-ORDER BY pr.day, pr.table_id, pr.fingerprint
-"""
-
-
 @dataclass(frozen=True)
 class GroupSums:
     table_id: str
@@ -244,59 +200,19 @@ class GroupSums:
     bonus: Sums
 
 
-def _int(value: Any) -> int:
-    return int(value or 0)
+class RtpSource(TheorySource, Protocol):
+    """What the report reads (the storage adapter's ``events.postgres.rtp``)."""
 
+    async def sums(
+        self,
+        *,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        table_id: str | None = None,
+        operator_id: str | None = None,
+    ) -> list[GroupSums]: ...
 
-async def rtp_sums(
-    conn: AnyConnection,
-    *,
-    start: datetime | None = None,
-    end: datetime | None = None,
-    table_id: str | None = None,
-    operator_id: str | None = None,
-) -> list[GroupSums]:
-    """The integer sums of every (table, ruleset, day) group in the window."""
-    rows = await conn.fetch(_SUMS, start, end, table_id, operator_id, DEFAULT_OPERATOR)
-    return [
-        GroupSums(
-            table_id=r["table_id"],
-            fingerprint=r["fingerprint"],
-            day=r["day"],
-            game=r["game"],
-            currency=r["currency"],
-            main=Sums(*(_int(r[k]) for k in ("n", "s", "p", "ss", "pp", "ps"))),
-            bonus=Sums(*(_int(r[k]) for k in ("bn", "bs", "bp", "bss", "bpp", "bps"))),
-        )
-        for r in rows
-    ]
-
-
-_RULESETS: Final = """
-SELECT event_type, schema_version, data::text AS data FROM events
-WHERE stream_id = $1 AND data ? 'ruleset' ORDER BY stream_version DESC
-"""
-_KNOWN_RULESETS: dict[str, Ruleset] = {}
-
-
-async def ruleset_of(conn: AnyConnection, table_id: str, fingerprint: str) -> Ruleset | None:
-    """The ruleset with ``fingerprint`` the table was opened (or changed) with, from its
-    events: any event carrying a ``ruleset``. Kept per fingerprint (a fingerprint names one
-    ruleset for good)."""
-    known = _KNOWN_RULESETS.get(fingerprint)
-    if known is not None:
-        return known
-    for row in await conn.fetch(_RULESETS, table_stream(table_id)):
-        try:
-            event = decode_event(row["event_type"], row["schema_version"], row["data"])
-        except Exception:  # an event we cannot read names no ruleset
-            continue
-        rules = getattr(event, "ruleset", None)
-        if isinstance(rules, Ruleset):
-            _KNOWN_RULESETS.setdefault(rules.fingerprint, rules)
-            if rules.fingerprint == fingerprint:
-                return rules
-    return None
+    async def ruleset(self, table_id: str, fingerprint: str) -> Ruleset | None: ...
 
 
 def figure(
@@ -338,20 +254,20 @@ def _theory_figures(
 
 
 async def theories(
-    conn: AnyConnection, groups: Iterable[GroupSums], cache: TheoryCache
+    source: RtpSource, groups: Iterable[GroupSums], cache: TheoryCache
 ) -> dict[str, Theory | None]:
     """The theoretical figures of the groups' rulesets (None: a ruleset not found)."""
     found: dict[str, Theory | None] = {}
     for group in groups:
         if group.fingerprint in found:
             continue
-        rules = await ruleset_of(conn, group.table_id, group.fingerprint)
-        found[group.fingerprint] = None if rules is None else await cache.get(rules, conn)
+        rules = await source.ruleset(group.table_id, group.fingerprint)
+        found[group.fingerprint] = None if rules is None else await cache.get(rules, source)
     return found
 
 
 async def rtp_report(
-    conn: AnyConnection,
+    source: RtpSource,
     cache: TheoryCache,
     *,
     start: datetime | None = None,
@@ -360,8 +276,8 @@ async def rtp_report(
     operator_id: str | None = None,
 ) -> RtpReport:
     """The report over the window."""
-    groups = await rtp_sums(conn, start=start, end=end, table_id=table_id, operator_id=operator_id)
-    known = await theories(conn, groups, cache)
+    groups = await source.sums(start=start, end=end, table_id=table_id, operator_id=operator_id)
+    known = await theories(source, groups, cache)
     rows = []
     for group in groups:
         (main_rtp, main_source), (bonus_rtp, bonus_source) = _theory_figures(

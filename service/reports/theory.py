@@ -30,9 +30,8 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
 from math import comb, prod
-from typing import Any, Final
+from typing import Final, Protocol
 
-from russian_poker.events.postgres.theory import stored_main
 from russian_poker.events.ruleset import Ruleset
 from russian_poker.service.rules.cards import RANKS, SUITS, Card
 from russian_poker.service.rules.payouts import bonus_win
@@ -46,6 +45,7 @@ __all__ = [
     "MainFigure",
     "Theory",
     "TheoryCache",
+    "TheorySource",
     "bonus_rtp",
     "preset_of",
     "theory",
@@ -151,27 +151,27 @@ def theory(rules: Ruleset, main: MainFigure | None, bonus: Fraction | None) -> T
     )
 
 
+class TheorySource(Protocol):
+    async def stored_main(self, fingerprint: str) -> MainFigure | None:
+        """A custom ruleset's main figure as ``rtp-theory`` stored it."""
+
+
 class TheoryCache:
     """Theoretical figures per fingerprint: complete ones kept, a missing main figure looked
     up in the store again next time (``rtp-theory`` may have stored it since)."""
 
-    def __init__(self, pool: Any) -> None:
-        self._pool = pool
+    def __init__(self) -> None:
         self._known: dict[str, Theory] = {}
         self._bonus: dict[str, Fraction | None] = {}
 
-    def known(self, fingerprint: str) -> Theory | None:
-        """The complete figures, if this process has them (never waits)."""
-        return self._known.get(fingerprint)
-
-    async def get(self, rules: Ruleset, conn: Any = None) -> Theory:
+    async def get(self, rules: Ruleset, source: TheorySource) -> Theory:
         """The figures; the main one None while no figure is stored for a custom ruleset."""
         found = self._known.get(rules.fingerprint)
         if found is not None:
             return found
         main = None
         if preset_of(rules) not in PRESET_MAIN:
-            main = await self._stored(rules.fingerprint, conn)
+            main = await source.stored_main(rules.fingerprint)
         if rules.fingerprint not in self._bonus:
             # In a thread: the enumeration is pure Python, and the event loop keeps serving
             # between its GIL switches.
@@ -180,12 +180,3 @@ class TheoryCache:
         if found.main_rtp is not None:
             self._known[rules.fingerprint] = found
         return found
-
-    async def _stored(self, fingerprint: str, conn: Any) -> MainFigure | None:
-        if conn is None:
-            async with self._pool.acquire() as own:
-                return await self._stored(fingerprint, own)
-        row = await stored_main(conn, fingerprint)
-        if row is None:
-            return None
-        return MainFigure(row.rtp, (row.ci95_low, row.ci95_high), row.rounds, "simulated")

@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 
 from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.rtp import RtpStore
 from russian_poker.service.reports.theory import (
     PRESET_MAIN,
     SIMULATION_SEED,
@@ -55,23 +56,22 @@ async def test_another_ruleset_is_simulated_once_and_kept(
     pool: asyncpg.Pool[asyncpg.Record],
 ) -> None:
     rules = make_ruleset("oasis", {"max_exchange_cards": 0})
-    cache = TheoryCache(pool)
-    assert cache.known(rules.fingerprint) is None
-    # Until rtp-theory has run, the server knows the bonus and not the main figure.
-    before = await cache.get(rules)
+    store, cache = RtpStore(pool), TheoryCache()
+    # Until rtp-theory has run, the server knows the bonus and not the main figure, and
+    # looks the main one up again next time.
+    before = await cache.get(rules, store)
     assert before.main_rtp is None and before.main_source is None
     assert before.bonus_rtp == bonus_rtp(rules)
-    assert cache.known(rules.fingerprint) is None
+    assert await cache.get(rules, store) is not before
     async with pool.acquire() as conn:
         [stored] = await simulate_missing(conn, [rules, make_ruleset("oasis")], rounds=4_096)
         assert stored.fingerprint == rules.fingerprint  # the preset has its own figure
         assert await simulate_missing(conn, [rules], rounds=4_096) == []  # once
-    found = await cache.get(rules)
+    found = await cache.get(rules, store)
     assert found.main_source == "simulated" and found.main_rounds == 4_096
     assert found.main_ci95 is not None and found.main_rtp is not None
     assert found.main_ci95[0] < found.main_rtp < found.main_ci95[1]
     # Caribbean Stud, played by the AK rules: about 97.4 % (docs/game-math.md).
     assert 0.9 < found.main_rtp < 1.05
     assert found.bonus_rtp is not None
-    assert cache.known(rules.fingerprint) is found
-    assert await cache.get(rules) is found
+    assert await cache.get(rules, store) is found  # complete: kept

@@ -9,7 +9,7 @@ from litestar import Controller, Request, get
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
-from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.service.app.dependencies import Caller, Store
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
 from russian_poker.service.reports.rtp import RtpReport, rtp_report
@@ -65,7 +65,7 @@ class AuditReportsController(Controller):
     async def rtp(
         self,
         request: Request[Any, Any, Any],
-        pool: Pool,
+        store: Store,
         principal: Caller,
         since: Annotated[
             datetime | None,
@@ -111,12 +111,11 @@ class AuditReportsController(Controller):
                 raise NotFoundException(f"no operator {operator_id!r}")
             operator_id = tenant
         cache: TheoryCache = request.app.state.theory
-        async with pool.acquire() as conn:
-            return await rtp_report(
-                conn,
-                cache,
-                start=_utc(since),
-                end=_utc(until),
-                table_id=table_id,
-                operator_id=operator_id,
-            )
+        return await rtp_report(
+            store.rtp,
+            cache,
+            start=_utc(since),
+            end=_utc(until),
+            table_id=table_id,
+            operator_id=operator_id,
+        )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncpg
 from litestar import Controller, get
 from litestar.exceptions import ServiceUnavailableException
 
-from russian_poker.service.app.dependencies import Pool
+from russian_poker.service.app.dependencies import Store
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import public
 
@@ -23,11 +22,9 @@ class HealthController(Controller):
         return {"status": "ok"}
 
     @get("/ready", summary="The database answers", responses=public(503))
-    async def ready(self, pool: Pool) -> dict[str, str]:
-        try:
-            await pool.fetchval("SELECT 1", timeout=2)
-        except (OSError, asyncpg.PostgresError, TimeoutError):
+    async def ready(self, store: Store) -> dict[str, str]:
+        if not await store.answers(timeout_s=2):
             raise ServiceUnavailableException(
                 "the database does not answer", headers={"Retry-After": "2"}
-            ) from None
+            )
         return {"status": "ready"}

@@ -15,8 +15,9 @@ import msgspec
 import structlog
 from litestar import Controller, Request, get
 
+from russian_poker.events.postgres.wallets import WalletStore
 from russian_poker.service.app.auth import Principal, Role
-from russian_poker.service.app.dependencies import Caller, DbPool, Pool, Sessions
+from russian_poker.service.app.dependencies import Caller, Sessions, Store
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
 from russian_poker.service.application.operators import OperatorRegistry
@@ -110,7 +111,7 @@ class MeController(Controller):
         opt=access("player", "operator", "auditor", "admin", scope="own"),
     )
     async def me(
-        self, pool: Pool, sessions: Sessions, principal: Caller, request: Request[Any, Any, Any]
+        self, store: Store, sessions: Sessions, principal: Caller, request: Request[Any, Any, Any]
     ) -> Me:
         session = None
         if principal.session_id is not None:
@@ -129,7 +130,7 @@ class MeController(Controller):
                 balance_status=None,
             )
         registry: OperatorRegistry = request.app.state.operators
-        balance = await _balance(pool, registry, principal, session)
+        balance = await _balance(store.wallets, registry, principal, session)
         return Me(
             role="player",
             player_id=principal.subject,
@@ -144,16 +145,14 @@ class MeController(Controller):
 
 
 async def _balance(
-    pool: DbPool, registry: OperatorRegistry, principal: Principal, session: Session | None
+    wallets: WalletStore, registry: OperatorRegistry, principal: Principal, session: Session | None
 ) -> _Balance:
     wallet = await registry.wallet(principal.operator)
     if wallet is None:
-        row = await pool.fetchrow(
-            "SELECT currency, balance FROM wallets WHERE wallet_id = $1", principal.subject
-        )
-        if row is None:
+        held = (await wallets.wallets([principal.subject])).get(principal.subject)
+        if held is None:
             return _Balance("no_wallet")
-        return _Balance("available", row["balance"], row["currency"])
+        return _Balance("available", held.wallet.balance, held.wallet.currency)
     if session is None:
         # A seamless wallet is asked within a session; a development token has none.
         return _Balance("unavailable")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from typing import Annotated, Any, Final
 
 import msgspec
@@ -37,8 +37,7 @@ from russian_poker.events.commands import (
     SitDown,
     StackDeck,
 )
-from russian_poker.events.postgres import tables
-from russian_poker.events.postgres import timers as timer_rows
+from russian_poker.events.postgres.tables import TableStore
 from russian_poker.projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
 from russian_poker.service.app.auth import Principal
 from russian_poker.service.app.bodies import check_body
@@ -48,7 +47,7 @@ from russian_poker.service.app.controllers.availability import (
     ReopenTableBody,
     RulesetChangeBody,
 )
-from russian_poker.service.app.dependencies import Caller, Commands, DbPool, Hub, Pool
+from russian_poker.service.app.dependencies import Caller, Commands, Hub, Store
 from russian_poker.service.app.params import TableId, json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
@@ -159,25 +158,21 @@ def seen_by(state: Table, version: int, viewer: Viewer, timers: Timers | None = 
 
 
 async def load_view(
-    pool: DbPool, table_id: str, viewer: Viewer, *, deadlines: bool = True
+    tables: TableStore, table_id: str, viewer: Viewer, *, deadlines: bool = True
 ) -> TableView:
-    """The table in ``viewer``'s view; its deadlines from the timer rows read right after
-    the state (as fresh or fresher: only the state's waits still pending show). Whether the
+    """The table in ``viewer``'s view, with its deadlines unless told not to. Whether the
     caller may see the table is the route's policy's to say (service.app.policy)."""
-    async with pool.acquire() as conn:
-        state, version = await tables.load(conn, table_id)
-        timers = await timer_rows.of_table(conn, table_id) if deadlines and version else None
-    if version == 0:
+    seen = await tables.seen(table_id, deadlines=deadlines)
+    if seen.version == 0:
         raise NotFoundException(f"no table {table_id!r}")
-    return seen_by(state, version, viewer, timers)
+    return seen_by(seen.state, seen.version, viewer, seen.timers)
 
 
-async def _table(pool: DbPool, table_id: str) -> Table:
-    async with pool.acquire() as conn:
-        state, version = await tables.load(conn, table_id)
-    if version == 0:
+async def _table(tables: TableStore, table_id: str) -> Table:
+    seen = await tables.seen(table_id)
+    if seen.version == 0:
         raise NotFoundException(f"no table {table_id!r}")
-    return state
+    return seen.state
 
 
 async def _command_fast_path(request: Request[Any, Any, Any]) -> Response[CommandResponse] | None:
@@ -202,7 +197,7 @@ async def _run_command(
     if not idempotency_key:
         raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
     expected = _version(if_match)
-    # The hot path: the handler and pool straight from the app's state, as a second
+    # The hot path: the services straight from the app's state, as a second
     # injected dependency would have Litestar resolve them in a task group per request.
     services = request.app.state
     commands: CommandService = services.commands
@@ -228,7 +223,7 @@ async def _run_command(
     view = (
         seen_by(after, result.version, viewer)
         if after is not None
-        else await load_view(services.pool, table_id, viewer, deadlines=False)
+        else await load_view(services.storage.tables, table_id, viewer, deadlines=False)
     )
     body = CommandResponse(
         version=result.version, events=result.events, duplicate=result.duplicate, table=view
@@ -250,11 +245,8 @@ class TableController(Controller):
         responses=problems(),
         opt=access("player", "operator", "auditor", "admin", scope="listing"),
     )
-    async def lobby(self, pool: Pool, principal: Caller) -> list[LobbyEntry]:
-        async with pool.acquire() as conn:
-            listed = await tables.visible_to(conn, principal.tenant)
-            states = [(await tables.load(conn, table_id))[0] for table_id in listed]
-        return [lobby_entry(state) for state in states]
+    async def lobby(self, store: Store, principal: Caller) -> list[LobbyEntry]:
+        return [lobby_entry(state) for state in await store.tables.lobby(principal.tenant)]
 
     @post(
         "/",
@@ -272,7 +264,7 @@ class TableController(Controller):
     async def create(
         self,
         data: _CreateTableBody,
-        pool: Pool,
+        store: Store,
         commands: Commands,
         principal: Caller,
         state: State,
@@ -285,7 +277,7 @@ class TableController(Controller):
             raise problem("invalid_table_id", 400, f"table_id: {TABLE_ID_RULE}")
         ruleset = make_ruleset(data.preset, data.overrides)
         if data.test_deck is not None:
-            await _store_test_deck(pool, table_id, _test_deck(state, data.test_deck))
+            await store.tables.stack_next_round(table_id, _test_deck(state, data.test_deck))
         command = OpenTable(
             ruleset=ruleset,
             name=data.name,
@@ -295,7 +287,7 @@ class TableController(Controller):
             reason=data.reason,
         )
         await commands.execute(table_id, command, _actor(principal))
-        return await load_view(pool, table_id, viewer_of(principal))
+        return await load_view(store.tables, table_id, viewer_of(principal))
 
     @get(
         "/{table_id:str}",
@@ -303,8 +295,8 @@ class TableController(Controller):
         responses=problems(404),
         opt=access("player", "operator", "auditor", "admin", scope="table"),
     )
-    async def show(self, table_id: TableId, pool: Pool, principal: Caller) -> TableView:
-        return await load_view(pool, table_id, viewer_of(principal))
+    async def show(self, table_id: TableId, store: Store, principal: Caller) -> TableView:
+        return await load_view(store.tables, table_id, viewer_of(principal))
 
     @post(
         "/{table_id:str}/close",
@@ -323,12 +315,12 @@ class TableController(Controller):
         self,
         table_id: TableId,
         data: _CloseBody,
-        pool: Pool,
+        store: Store,
         commands: Commands,
         principal: Caller,
     ) -> TableView:
         command = CloseTable(reason=data.reason)
-        return await _operate(pool, commands, principal, table_id, command)
+        return await _operate(store.tables, commands, principal, table_id, command)
 
     @post(
         "/{table_id:str}/reopen",
@@ -341,13 +333,13 @@ class TableController(Controller):
     async def reopen(
         self,
         table_id: TableId,
-        pool: Pool,
+        store: Store,
         commands: Commands,
         principal: Caller,
         data: _ReopenBody = None,
     ) -> TableView:
         command = ReopenTable(reason=data.reason if data is not None else None)
-        return await _operate(pool, commands, principal, table_id, command)
+        return await _operate(store.tables, commands, principal, table_id, command)
 
     @put(
         "/{table_id:str}/ruleset",
@@ -370,11 +362,11 @@ class TableController(Controller):
         self,
         table_id: TableId,
         data: _RulesetBody,
-        pool: Pool,
+        store: Store,
         commands: Commands,
         principal: Caller,
     ) -> TableView:
-        current = (await _table(pool, table_id)).rules
+        current = (await _table(store.tables, table_id)).rules
         if data.preset is None:
             ruleset = override(current, data.overrides)
         else:
@@ -383,7 +375,7 @@ class TableController(Controller):
         if ruleset != current:
             command = ChangeRuleset(ruleset=ruleset, reason=data.reason)
             await commands.execute(table_id, command, _actor(principal))
-        return await load_view(pool, table_id, viewer_of(principal))
+        return await load_view(store.tables, table_id, viewer_of(principal))
 
     @post(
         "/{table_id:str}/commands",
@@ -453,7 +445,6 @@ class TableController(Controller):
     async def stream(
         self,
         table_id: TableId,
-        pool: Pool,
         hub: Hub,
         principal: Caller,
         last_event_id: Annotated[
@@ -511,13 +502,13 @@ class TableController(Controller):
         self,
         table_id: TableId,
         data: _TestDeckBody,
-        pool: Pool,
+        store: Store,
         commands: Commands,
         principal: Caller,
         state: State,
     ) -> StackedDeck:
         cards = _test_deck(state, data.cards)
-        table = await _table(pool, table_id)
+        table = await _table(store.tables, table_id)
         current = table.round
         if current is not None and current.phase == "betting":
             try:
@@ -528,7 +519,7 @@ class TableController(Controller):
                 # Dealt meanwhile: the deck is the next round's after all.
             else:
                 return StackedDeck(round=current.number, applies_to="current")
-        await _store_test_deck(pool, table_id, cards)
+        await store.tables.stack_next_round(table_id, cards)
         number = current.number + 1 if current else table.rounds_opened + 1
         return StackedDeck(round=number, applies_to="next")
 
@@ -564,14 +555,14 @@ def lobby_entry(state: Table) -> LobbyEntry:
 
 
 async def _operate(
-    pool: DbPool,
+    tables: TableStore,
     commands: CommandService,
     principal: Principal,
     table_id: str,
     command: CloseTable | ReopenTable,
 ) -> TableView:
     await commands.execute(table_id, command, _actor(principal))
-    return await load_view(pool, table_id, viewer_of(principal))
+    return await load_view(tables, table_id, viewer_of(principal))
 
 
 def _test_deck(state: State, deck: list[str]) -> tuple[str, ...]:
@@ -583,16 +574,6 @@ def _test_deck(state: State, deck: list[str]) -> tuple[str, ...]:
     except CardError as exc:
         raise problem("invalid_deck", 422, str(exc)) from None
     return tuple(cards)
-
-
-async def _store_test_deck(pool: DbPool, table_id: str, cards: Sequence[str]) -> None:
-    """The deck of the next round to open (used up when it opens)."""
-    await pool.execute(
-        "INSERT INTO test_decks (table_id, deck) VALUES ($1, $2)"
-        " ON CONFLICT (table_id) DO UPDATE SET deck = excluded.deck",
-        table_id,
-        list(cards),
-    )
 
 
 def _version(if_match: str | None) -> int | None:
