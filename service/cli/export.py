@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from russian_poker.events.postgres.export import SettledRecords
 from russian_poker.events.postgres.pool import connect
 from russian_poker.service.cli.audit_group import audit, iso_time
 from russian_poker.service.database import database_url, migrated
@@ -52,7 +53,7 @@ def export_command(since: str | None, until: str | None, kind: str, out: Path) -
         )
         try:
             return await export_rounds(
-                conn, out, start=start, end=end, kind=chosen, software=installed()
+                SettledRecords(conn), out, start=start, end=end, kind=chosen, software=installed()
             )
         finally:
             await conn.close()

@@ -28,40 +28,45 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple, Protocol
 
 import msgspec
 
-from russian_poker.events.postgres.store import AnyConnection
 from russian_poker.projections.redaction import redact_record
 from russian_poker.service.software import SoftwareManifest
 
-__all__ = ["CSV_COLUMNS", "ExportIncomplete", "Format", "export_rounds", "manifest_digest"]
+__all__ = [
+    "CSV_COLUMNS",
+    "Caught",
+    "ExportIncomplete",
+    "Format",
+    "SettledSource",
+    "export_rounds",
+    "manifest_digest",
+]
 
 Format = Literal["jsonl", "csv"]
 
-_SETTLED_IN: Final = """
-SELECT table_id, round, game, ruleset_fingerprint, commitment, seed, opened_at, settled_at,
-       opened_position, settled_position, players, record::text AS record_text
-FROM audit_rounds
-WHERE seed IS NOT NULL AND settled_at IS NOT NULL
-  AND ($1::timestamptz IS NULL OR settled_at >= $1)
-  AND ($2::timestamptz IS NULL OR settled_at < $2)
-ORDER BY settled_position, table_id, round
-"""
-# The settling command writes ``rounds`` itself; the audit trail follows a moment later. The
-# export refuses a window the trail has not caught up with, in the same snapshot it reads.
-_EXPECTED: Final = """
-SELECT (SELECT count(*) FROM rounds
-        WHERE ($1::timestamptz IS NULL OR settled_at >= $1)
-          AND ($2::timestamptz IS NULL OR settled_at < $2)) AS settled,
-       (SELECT count(*) FROM audit_rounds
-        WHERE seed IS NOT NULL AND settled_at IS NOT NULL
-          AND ($1::timestamptz IS NULL OR settled_at >= $1)
-          AND ($2::timestamptz IS NULL OR settled_at < $2)) AS recorded
-"""
+
+class Caught(NamedTuple):
+    """Rounds settled in a window, and how many of them the audit trail has recorded."""
+
+    settled: int
+    recorded: int
+
+
+class SettledSource(Protocol):
+    """The audit trail's settled records (the storage adapter's ``events.postgres.export``)."""
+
+    def snapshot(self) -> AbstractAsyncContextManager[Any]: ...
+    async def caught(self, start: datetime | None, end: datetime | None) -> Caught: ...
+    def records(
+        self, start: datetime | None, end: datetime | None
+    ) -> AsyncIterator[dict[str, Any]]: ...
 
 
 class ExportIncomplete(RuntimeError):
@@ -105,11 +110,8 @@ def manifest_digest(manifest: dict[str, Any]) -> str:
     return hashlib.sha256(_canonical(body).encode()).hexdigest()
 
 
-def _record(row: Any) -> dict[str, Any]:
-    found = {k: v for k, v in dict(row).items() if k != "record_text"}
-    found["record"] = redact_record(
-        msgspec.json.decode(row["record_text"]), revealed=row["seed"] is not None
-    )
+def _record(found: dict[str, Any]) -> dict[str, Any]:
+    found["record"] = redact_record(found["record"], revealed=found["seed"] is not None)
     # The audit API's JSON: times as ISO 8601, lists as lists.
     result: dict[str, Any] = msgspec.to_builtins(found)
     return result
@@ -133,7 +135,7 @@ def _iso(value: datetime | None) -> str | None:
 
 
 async def export_rounds(
-    conn: AnyConnection,
+    source: SettledSource,
     out: Path,
     *,
     start: datetime | None,
@@ -147,19 +149,18 @@ async def export_rounds(
     data = out / f"rounds.{kind}"
     rows = 0
     digest = hashlib.sha256()
-    # Streamed in a transaction's cursor (a long window need not fit in memory), in one
-    # snapshot with the completeness check.
-    async with conn.transaction(isolation="repeatable_read", readonly=True):
-        counts = await conn.fetchrow(_EXPECTED, start, end)
-        assert counts is not None  # one row, always
-        if counts["recorded"] < counts["settled"]:
-            raise ExportIncomplete(counts["recorded"], counts["settled"])
+    # Streamed (a long window need not fit in memory) in one snapshot with the check that
+    # the audit trail, a moment behind the settling commands, has caught up with them.
+    async with source.snapshot():
+        caught = await source.caught(start, end)
+        if caught.recorded < caught.settled:
+            raise ExportIncomplete(caught.recorded, caught.settled)
         with data.open("w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle, lineterminator="\r\n") if kind == "csv" else None
             if writer is not None:
                 writer.writerow(CSV_COLUMNS)
-            async for row in conn.cursor(_SETTLED_IN, start, end):
-                record = _record(row)
+            async for found in source.records(start, end):
+                record = _record(found)
                 if writer is not None:
                     writer.writerow(_csv_row(record))
                 else:
