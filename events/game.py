@@ -13,7 +13,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from russian_poker.events.ruleset import CategoryLabel, Ruleset
+from russian_poker.events.paytables import CategoryLabel
+from russian_poker.events.ruleset import Ruleset
 
 __all__ = [
     "AntePlaced",

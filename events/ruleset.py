@@ -11,93 +11,15 @@ from typing import Annotated, Final, Literal, cast
 
 import msgspec
 
-__all__ = [
-    "ABANDONED_MAX_S",
-    "ABANDONED_MIN_S",
-    "BONUS_THRESHOLDS",
-    "CATEGORY_LABELS",
-    "DEFAULT_BET_PAYTABLE",
-    "DEFAULT_BONUS_PAYTABLE",
-    "BonusThreshold",
-    "CategoryLabel",
-    "Ruleset",
-]
-
-CategoryLabel = Literal[
-    "no_game",
-    "ak",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-]
-CATEGORY_LABELS: Final[tuple[CategoryLabel, ...]] = (
-    "no_game",
-    "ak",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
+from russian_poker.events.paytables import (
+    CATEGORY_LABELS,
+    DEFAULT_BET_PAYTABLE,
+    DEFAULT_BONUS_PAYTABLE,
+    BonusThreshold,
+    CategoryLabel,
 )
 
-BonusThreshold = Literal[
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "three_aces",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-]
-"""The lowest first-five-card hand the bonus pays: a category, or ``three_aces`` (seed 003:
-three aces or better, i.e. trips of aces or any higher category)."""
-BONUS_THRESHOLDS: Final[tuple[BonusThreshold, ...]] = (
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "three_aces",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-)
-
-DEFAULT_BET_PAYTABLE: Final[dict[CategoryLabel, int]] = {
-    "ak": 1,
-    "pair": 1,
-    "two_pair": 2,
-    "three_of_a_kind": 3,
-    "straight": 4,
-    "flush": 5,
-    "full_house": 7,
-    "four_of_a_kind": 20,
-    "straight_flush": 50,
-    "royal_flush": 100,
-}
-DEFAULT_BONUS_PAYTABLE: Final[dict[CategoryLabel, int]] = {
-    "three_of_a_kind": 5,
-    "straight": 40,
-    "flush": 50,
-    "full_house": 70,
-    "four_of_a_kind": 200,
-    "straight_flush": 500,
-    "royal_flush": 1000,
-}
+__all__ = ["ABANDONED_MAX_S", "ABANDONED_MIN_S", "Ruleset"]
 
 _DECK_SIZE: Final = 52
 _MAX_AMOUNT: Final = 10**12

@@ -12,7 +12,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from russian_poker.events.game import Outcome, PaidCombination
-from russian_poker.events.ruleset import CategoryLabel, Ruleset
+from russian_poker.events.paytables import CategoryLabel
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.service.rules.hands import evaluate
 from russian_poker.service.rules.state import Box
 

@@ -26,7 +26,8 @@ from russian_poker.events.commands import (
     Insure,
     Play,
 )
-from russian_poker.events.ruleset import CategoryLabel, Ruleset
+from russian_poker.events.paytables import CategoryLabel
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.projections.fields import Ante, BonusStake, BoxNumber, Commitment, Owner
 from russian_poker.projections.results import BoxResult, box_result
 from russian_poker.service.rules.decide import can

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from russian_poker.events.commands import Reason
-from russian_poker.events.ruleset import CategoryLabel
+from russian_poker.events.paytables import CategoryLabel
 from russian_poker.projections.views import TableView
 
 __all__ = [

@@ -18,7 +18,7 @@ from typing import Final, NamedTuple, cast
 
 import msgspec
 
-from russian_poker.events.ruleset import CategoryLabel
+from russian_poker.events.paytables import CategoryLabel
 from russian_poker.service.rules.cards import FULL_DECK, RANKS, SUITS, Card
 
 __all__ = ["Category", "Hand", "evaluate", "qualifies"]

@@ -11,7 +11,8 @@ from typing import Literal
 import msgspec
 
 from russian_poker.events.game import Outcome, PaidCombination
-from russian_poker.events.ruleset import CategoryLabel, Ruleset
+from russian_poker.events.paytables import CategoryLabel
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.service.rules.cards import Card
 from russian_poker.service.rules.deck import Deck
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 
-from russian_poker.events.ruleset import DEFAULT_BET_PAYTABLE, DEFAULT_BONUS_PAYTABLE
+from russian_poker.events.paytables import DEFAULT_BET_PAYTABLE, DEFAULT_BONUS_PAYTABLE
 from tests.api.conftest import bearer
 
 OPERATOR = bearer("operator", "op")

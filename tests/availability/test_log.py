@@ -11,8 +11,9 @@ from typing import Any
 import httpx
 import msgspec
 
+from russian_poker.events.paytables import DEFAULT_BET_PAYTABLE
 from russian_poker.events.postgres.pool import create_pool
-from russian_poker.events.ruleset import DEFAULT_BET_PAYTABLE, Ruleset
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.rebuild import rebuild, rebuild_catch_up

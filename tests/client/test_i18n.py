@@ -15,7 +15,8 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from russian_poker.events.game import Outcome
-from russian_poker.events.ruleset import BONUS_THRESHOLDS, CATEGORY_LABELS, Ruleset
+from russian_poker.events.paytables import BONUS_THRESHOLDS, CATEGORY_LABELS
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.service.rules.cards import RANKS, SUITS
 from russian_poker.service.rules.state import Phase, Table
 from tests.client.conftest import open_page

@@ -85,7 +85,8 @@ from russian_poker.events.game import (
     SixthCardBought,
     TableOpened,
 )
-from russian_poker.events.ruleset import BONUS_THRESHOLDS, CATEGORY_LABELS, Ruleset
+from russian_poker.events.paytables import BONUS_THRESHOLDS, CATEGORY_LABELS
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.events.wallet import (
     FundsDeposited,
     FundsWithdrawn,

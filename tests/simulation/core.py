@@ -37,7 +37,8 @@ from russian_poker.events.game import (
     CardsExchanged,
     SixthCardBought,
 )
-from russian_poker.events.ruleset import CATEGORY_LABELS, Ruleset
+from russian_poker.events.paytables import CATEGORY_LABELS
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.service.rules.decide import decide
 from russian_poker.service.rules.deck import Deck, shuffled
 from russian_poker.service.rules.evolve import fold

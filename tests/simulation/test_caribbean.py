@@ -16,7 +16,7 @@ from typing import Final
 
 import pytest
 
-from russian_poker.events.ruleset import DEFAULT_BET_PAYTABLE
+from russian_poker.events.paytables import DEFAULT_BET_PAYTABLE
 from russian_poker.service.rules.presets import make_ruleset
 from russian_poker.service.tools.simulation.runner import Plan, simulate
 from russian_poker.service.tools.simulation.stats import summarise

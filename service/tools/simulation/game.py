@@ -18,7 +18,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from russian_poker.events.ruleset import CATEGORY_LABELS, Ruleset
+from russian_poker.events.paytables import CATEGORY_LABELS
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.service.rules.combinations import bet_multiplier
 from russian_poker.service.rules.hands import Category
 from russian_poker.service.rules.payouts import bet_paytable, paid_for

@@ -24,7 +24,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from russian_poker.events.ruleset import CATEGORY_LABELS
+from russian_poker.events.paytables import CATEGORY_LABELS
 from russian_poker.service.tools.simulation.engine import OUTCOMES, RoundResult
 
 __all__ = ["DRAWS", "Tally", "summarise", "tally_arrays", "tally_results"]

@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-from russian_poker.events.ruleset import BONUS_THRESHOLDS, Ruleset
+from russian_poker.events.paytables import BONUS_THRESHOLDS
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.service.rules.presets import PRESETS, RulesetError, make_ruleset
 from tests.rules.oracle.hands import CATEGORIES, DECK, five_card_hand, level, rank, suit
 from tests.rules.oracle.payout import play_order
