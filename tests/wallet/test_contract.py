@@ -19,7 +19,6 @@ from russian_poker.service.wallet.seamless import SeamlessWallet
 from tests.wallet.calls import CURRENCY, OPERATOR
 
 START = 1_000
-HTTP_ONLY = {name for name, _, needs_raw in SCENARIOS if needs_raw}
 
 
 @dataclass
@@ -27,7 +26,7 @@ class Subject:
     """An adapter with a funded player, and a way to read the balance behind its back."""
 
     port: WalletPort
-    raw: RawTransport | None
+    raw: RawTransport
     player: str
     ended_session: str | None
     held: Callable[[], Awaitable[int]]
@@ -70,9 +69,7 @@ async def _run(subject: Subject) -> list[Any]:
 async def test_every_scenario_passes(subject: Subject) -> None:
     results = await _run(subject)
     assert [r.line() for r in results if r.failed] == []
-    assert [r.name for r in results] == [name for name, _, _ in SCENARIOS]
-    # Over the wire, every scenario applies, the wire's own included.
-    assert all(r.applicable for r in results), HTTP_ONLY
+    assert [r.name for r in results] == [name for name, _ in SCENARIOS]
 
 
 async def test_the_kit_leaves_the_balance_as_it_found_it(subject: Subject) -> None:

@@ -102,7 +102,7 @@ def wallet_check(
 ) -> None:
     """Run the wallet protocol's conformance scenarios against an operator's wallet.
 
-    Prints PASS, FAIL (with what was seen) or N/A for each scenario; exits 1 on any failure.
+    Prints PASS or FAIL (with what was seen) for each scenario; exits 1 on any failure.
     """
     results = asyncio.run(
         check(
