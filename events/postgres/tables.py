@@ -22,6 +22,7 @@ from russian_poker.service.rules.state import Table
 __all__ = [
     "ForCommand",
     "Owner",
+    "TableStore",
     "catch_up",
     "load",
     "load_at_or_before",
@@ -175,3 +176,16 @@ async def store_test_deck(conn: Any, table_id: str, cards: Sequence[str]) -> Non
         table_id,
         list(cards),
     )
+
+
+class TableStore:
+    """Whose the tables are, on ``db`` (a pool, or one connection)."""
+
+    def __init__(self, db: Any) -> None:
+        self._db = db
+
+    async def owner(self, table_id: str) -> Owner | None:
+        return await owner_of(self._db, table_id)
+
+    async def owners(self, table_ids: Sequence[str]) -> dict[str, Owner]:
+        return await owners_of(self._db, table_ids)
