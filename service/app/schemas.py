@@ -14,13 +14,10 @@ __all__ = [
     "CommandResponse",
     "CreateTable",
     "CreateWallet",
-    "LedgerEntry",
-    "LedgerPage",
     "LobbyEntry",
     "StackedDeck",
     "TestDeck",
     "Transfer",
-    "WalletView",
 ]
 
 
