@@ -11,8 +11,7 @@ from russian_poker.service.application.credentials import Credential, Credential
 __all__ = ["CredentialStore"]
 
 _COLUMNS: Final = (
-    "key_id, operator_id, role, label, created_at, created_by, expires_at, revoked_at,"
-    " last_used_at"
+    "key_id, operator_id, role, label, created_at, created_by, expires_at, revoked_at, last_used_at"
 )
 
 

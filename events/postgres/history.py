@@ -101,8 +101,6 @@ def _page(rows: list[Any], limit: int) -> RoundPage:
     )
 
 
-
-
 class HistoryStore:
     """Settled rounds on a pool."""
 
