@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.history import HistoryStore
 from russian_poker.events.postgres.store import EventStore
 from russian_poker.events.postgres.wallets import WalletStore
@@ -19,6 +20,7 @@ class Storage:
         self.events = EventStore(pool)
         self.history = HistoryStore(pool)
         self.wallets = WalletStore(pool)
+        self.chain = ChainStore(pool)
 
     async def ping(self, timeout_s: float) -> None:
         """Raise unless the database answers within ``timeout_s``."""

@@ -121,6 +121,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             owed=outbox.wake,
             deliver_owed=outbox.deliver_owed,
         )
+        storage = Storage(pool)
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)
         audit = ProjectionRunner(AuditProjection(), dsn=url, pool=pool)
@@ -131,10 +132,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             retry_for_s=settings.wallet_retry_for_s,
             backoff_max_s=settings.wallet_backoff_max_s,
         )
-        checkpointer = Checkpointer(pool, key, every_s=settings.checkpoint_every_s)
+        checkpointer = Checkpointer(storage.chain, key, every_s=settings.checkpoint_every_s)
         app.state.update(
             pool=pool,
-            storage=Storage(pool),
+            storage=storage,
             commands=commands,
             wallets=bootstrap.transfer_service(pool),
             sessions=bootstrap.sessions(pool, operators),
