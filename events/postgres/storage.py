@@ -6,6 +6,7 @@ from typing import Any
 
 from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.history import HistoryStore
+from russian_poker.events.postgres.notices import NoticeStore
 from russian_poker.events.postgres.store import EventStore
 from russian_poker.events.postgres.wallets import WalletStore
 
@@ -21,6 +22,7 @@ class Storage:
         self.history = HistoryStore(pool)
         self.wallets = WalletStore(pool)
         self.chain = ChainStore(pool)
+        self.notices = NoticeStore(pool)
 
     async def ping(self, timeout_s: float) -> None:
         """Raise unless the database answers within ``timeout_s``."""

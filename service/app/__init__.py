@@ -127,7 +127,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         audit = ProjectionRunner(AuditProjection(), dsn=url, pool=pool)
         availability = ProjectionRunner(AvailabilityProjection(), dsn=url, pool=pool)
         notifier = TableNotifier(
-            pool,
+            storage.notices,
             operators,
             retry_for_s=settings.wallet_retry_for_s,
             backoff_max_s=settings.wallet_backoff_max_s,
