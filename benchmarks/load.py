@@ -788,6 +788,7 @@ async def _drop_database(url: str, name: str) -> None:
 async def _audit(database: str, repeat: int) -> dict[str, Any]:
     """Rebuild every read model and replay every settled round, ``repeat`` times each."""
     from russian_poker.events.postgres.pool import connect
+    from russian_poker.events.postgres.replay import ReplayStore
     from russian_poker.projections.rebuild import NAMES, rebuild
     from russian_poker.service.audit.replay import select_rounds, verify_rounds
 
@@ -801,8 +802,8 @@ async def _audit(database: str, repeat: int) -> dict[str, Any]:
                 "events_per_second": statistics.median(r.events_per_second for r in runs),
                 "differences": max(r.differences for r in runs),
             }
-        selection, _ = await select_rounds(conn)
-        replays = [await verify_rounds(conn, selection) for _ in range(repeat)]
+        selection, _ = await select_rounds(ReplayStore(conn))
+        replays = [await verify_rounds(ReplayStore(conn), selection) for _ in range(repeat)]
         figures["replay"] = {
             "rounds": replays[0].rounds,
             "events": replays[0].events,

@@ -7,6 +7,8 @@ from typing import Any
 from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.history import HistoryStore
 from russian_poker.events.postgres.notices import NoticeStore
+from russian_poker.events.postgres.reconcile import ReconcileStore
+from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.events.postgres.store import EventStore
 from russian_poker.events.postgres.wallets import WalletStore
 
@@ -23,6 +25,8 @@ class Storage:
         self.wallets = WalletStore(pool)
         self.chain = ChainStore(pool)
         self.notices = NoticeStore(pool)
+        self.reconcile = ReconcileStore(pool)
+        self.replay = ReplayStore(pool)
 
     async def ping(self, timeout_s: float) -> None:
         """Raise unless the database answers within ``timeout_s``."""

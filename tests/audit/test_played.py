@@ -17,6 +17,8 @@ import msgspec
 import pytest
 from click.testing import CliRunner, Result
 
+from russian_poker.events.postgres.reconcile import ReconcileStore
+from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.projections.audit import AuditProjection, audit_feed, round_record
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.rebuild import NAMES, rebuild
@@ -157,8 +159,8 @@ async def test_rebuilt_read_models_equal_the_live_ones(played: Played) -> None:
 
 async def test_replay_verifies_every_round(played: Played) -> None:
     async with played.pool.acquire() as conn:
-        selection, unsettled = await select_rounds(conn)
-        report = await verify_rounds(conn, selection)
+        selection, unsettled = await select_rounds(ReplayStore(conn))
+        report = await verify_rounds(ReplayStore(conn), selection)
         settled = await conn.fetchval(
             "SELECT count(*) FROM events WHERE event_type = 'RoundSettled'"
         )
@@ -172,7 +174,7 @@ async def test_replay_verifies_every_round(played: Played) -> None:
 
 async def test_books_reconcile(played: Played) -> None:
     async with played.pool.acquire() as conn:
-        report = await reconcile(conn)
+        report = await reconcile(ReconcileStore(conn))
     assert [str(m) for m in report.mismatches] == []
     assert report.rounds >= played.rounds and report.boxes > report.rounds
     assert report.wallets == len({p for plan in played.plans for p in plan.players})
@@ -185,7 +187,7 @@ async def _pick(conn: Any, query: str) -> asyncpg.Record:
 
 
 async def _table_rounds(conn: Any, table_id: str) -> dict[str, list[int]]:
-    selection, _ = await select_rounds(conn)
+    selection, _ = await select_rounds(ReplayStore(conn))
     return {table_id: selection[table_id]}
 
 
@@ -209,14 +211,14 @@ async def test_a_tampered_card_fails_replay_and_reconcile(tampering: Any) -> Non
         row["global_position"],
         other,
     )
-    replayed = await verify_rounds(conn, await _table_rounds(conn, "t2"))
+    replayed = await verify_rounds(ReplayStore(conn), await _table_rounds(conn, "t2"))
     assert replayed.failed == 1 and replayed.differences
     assert {(d.table_id, d.round) for d in replayed.differences} == {("t2", row["round"])}
     first = replayed.differences[0]
     assert "CardsDealt.hands[0].cards[1]" in first.field
     assert (first.expected, first.recorded) == (f'"{row["card"]}"', f'"{other}"')
 
-    books = await reconcile(conn)
+    books = await reconcile(ReconcileStore(conn))
     assert books.mismatches
     assert {(m.table_id, m.round) for m in books.mismatches} == {("t2", row["round"])}
     assert all(m.check == "cards" for m in books.mismatches)
@@ -239,11 +241,11 @@ async def test_a_tampered_amount_fails_replay_and_reconcile(tampering: Any) -> N
         "to_jsonb((data->>'amount')::int + 1)) WHERE global_position = $1",
         row["global_position"],
     )
-    replayed = await verify_rounds(conn, await _table_rounds(conn, "t4"))
+    replayed = await verify_rounds(ReplayStore(conn), await _table_rounds(conn, "t4"))
     assert {(d.table_id, d.round) for d in replayed.differences} == {("t4", row["round"])}
     assert any("WalletCredited.amount" in d.field for d in replayed.differences)
 
-    books = await reconcile(conn)
+    books = await reconcile(ReconcileStore(conn))
     named = {(m.table_id, m.round) for m in books.mismatches if m.table_id}
     assert named == {("t4", row["round"])}
     checks = {m.check for m in books.mismatches}
@@ -347,7 +349,7 @@ async def test_cli_rebuild_reports_and_repairs_drifted_models(played: Played) ->
         "WHERE table_id = 't1' AND round = 7"
     )
     async with pool.acquire() as conn:
-        books = await reconcile(conn)
+        books = await reconcile(ReconcileStore(conn))
     assert [str(m) for m in books.mismatches] == []
 
 

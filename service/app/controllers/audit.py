@@ -16,7 +16,7 @@ from litestar.status_codes import HTTP_200_OK
 from russian_poker.events.postgres.tables import Owner
 from russian_poker.projections.audit import AuditPage, audit_feed, round_record
 from russian_poker.projections.fields import Commitment
-from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.service.app.dependencies import Caller, Pool, Store
 from russian_poker.service.app.params import RoundNumber, TableId, json_body
 from russian_poker.service.app.policy import TableOwners, access
 from russian_poker.service.app.problems import problem
@@ -187,21 +187,14 @@ class AuditController(Controller):
         responses=problems(404, 409),
         opt=access("operator", "auditor", "admin", scope="table"),
     )
-    async def seed(self, table_id: TableId, number: RoundNumber, pool: Pool) -> SeedReveal:
-        row = await pool.fetchrow(
-            "SELECT commitment, seed FROM rounds WHERE table_id = $1 AND round = $2",
-            table_id,
-            number,
-        )
-        if row is None:
+    async def seed(self, table_id: TableId, number: RoundNumber, store: Store) -> SeedReveal:
+        found = await store.history.seed(table_id, number)
+        if found is None:
             raise NotFoundException(f"round {table_id}:{number} is not settled, or unknown")
-        verified = hashlib.sha256(bytes.fromhex(row["seed"])).hexdigest() == row["commitment"]
+        commitment, seed = found
+        verified = hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
         return SeedReveal(
-            table_id=table_id,
-            round=number,
-            commitment=row["commitment"],
-            seed=row["seed"],
-            verified=verified,
+            table_id=table_id, round=number, commitment=commitment, seed=seed, verified=verified
         )
 
     @post(
@@ -218,7 +211,7 @@ class AuditController(Controller):
     async def replay(
         self,
         data: _ReplayBody,
-        pool: Pool,
+        store: Store,
         principal: Caller,
         request: Request[Any, Any, Any],
     ) -> ReplaySummary:
@@ -236,25 +229,24 @@ class AuditController(Controller):
             and not _owns(await owners.of(data.table_id), tenant)
         ):
             raise NotFoundException(f"table {data.table_id} has no round {data.round}")
-        async with pool.acquire() as conn:
-            try:
-                selection, skipped = await select_rounds(
-                    conn,
-                    table_round=(data.table_id, data.round)
-                    if data.table_id is not None and data.round is not None
-                    else None,
-                    start=data.since,
-                    end=data.until,
-                )
-            except LookupError as exc:
-                raise NotFoundException(str(exc)) from None
-            if tenant is not None:
-                selection = {
-                    table_id: rounds
-                    for table_id, rounds in selection.items()
-                    if _owns(await owners.of(table_id), tenant)
-                }
-            report: ReplayReport = await verify_rounds(conn, selection)
+        try:
+            selection, skipped = await select_rounds(
+                store.replay,
+                table_round=(data.table_id, data.round)
+                if data.table_id is not None and data.round is not None
+                else None,
+                start=data.since,
+                end=data.until,
+            )
+        except LookupError as exc:
+            raise NotFoundException(str(exc)) from None
+        if tenant is not None:
+            selection = {
+                table_id: rounds
+                for table_id, rounds in selection.items()
+                if _owns(await owners.of(table_id), tenant)
+            }
+        report: ReplayReport = await verify_rounds(store.replay, selection)
         return ReplaySummary(
             rounds=report.rounds,
             verified=report.verified,
@@ -277,7 +269,7 @@ class AuditController(Controller):
     )
     async def reconciliation(
         self,
-        pool: Pool,
+        store: Store,
         since: Annotated[
             datetime | None,
             QueryParameter(
@@ -299,5 +291,4 @@ class AuditController(Controller):
             ),
         ] = None,
     ) -> ReconcileReport:
-        async with pool.acquire() as conn:
-            return await reconcile(conn, start=since, end=until)
+        return await reconcile(store.reconcile, start=since, end=until)
