@@ -788,6 +788,7 @@ async def _drop_database(url: str, name: str) -> None:
 async def _audit(database: str, repeat: int) -> dict[str, Any]:
     """Rebuild every read model and replay every settled round, ``repeat`` times each."""
     from russian_poker.events.postgres.pool import connect
+    from russian_poker.events.postgres.rebuild import RebuildStore
     from russian_poker.events.postgres.replay import ReplayStore
     from russian_poker.projections.rebuild import NAMES, rebuild
     from russian_poker.service.audit.replay import select_rounds, verify_rounds
@@ -796,7 +797,7 @@ async def _audit(database: str, repeat: int) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     try:
         for name in NAMES:
-            runs = [await rebuild(conn, name) for _ in range(repeat)]
+            runs = [await rebuild(RebuildStore(conn), name) for _ in range(repeat)]
             figures[f"rebuild_{name}"] = {
                 "events": runs[0].events,
                 "events_per_second": statistics.median(r.events_per_second for r in runs),

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from russian_poker.events.postgres.audit import AuditStore
+from russian_poker.events.postgres.availability import AvailabilityStore
 from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.history import HistoryStore
 from russian_poker.events.postgres.notices import NoticeStore
 from russian_poker.events.postgres.reconcile import ReconcileStore
 from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.events.postgres.store import EventStore
+from russian_poker.events.postgres.tables import TableStore
 from russian_poker.events.postgres.wallets import WalletStore
 
 __all__ = ["Storage"]
@@ -23,6 +26,9 @@ class Storage:
         self.events = EventStore(pool)
         self.history = HistoryStore(pool)
         self.wallets = WalletStore(pool)
+        self.tables = TableStore(pool)
+        self.audit = AuditStore(pool)
+        self.availability = AvailabilityStore(pool)
         self.chain = ChainStore(pool)
         self.notices = NoticeStore(pool)
         self.reconcile = ReconcileStore(pool)

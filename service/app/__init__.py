@@ -17,6 +17,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.plugins.prometheus import PrometheusController
 
 from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.projections import ProjectionStore
 from russian_poker.events.postgres.storage import Storage
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
@@ -124,8 +125,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         storage = Storage(pool)
         hub = LiveHub(pool, url)
         clock = Clock(pool, commands)
-        audit = ProjectionRunner(AuditProjection(), dsn=url, pool=pool)
-        availability = ProjectionRunner(AvailabilityProjection(), dsn=url, pool=pool)
+        projections = ProjectionStore(url, pool)
+        audit = ProjectionRunner(AuditProjection(), projections)
+        availability = ProjectionRunner(AvailabilityProjection(), projections)
         notifier = TableNotifier(
             storage.notices,
             operators,
@@ -156,7 +158,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await audit.start()
             await availability.start()
         checkpointer.start()
-        lag = asyncio.create_task(watch_projection_lag(pool, [audit.projection.name]))
+        lag = asyncio.create_task(watch_projection_lag(projections, [audit.projection.name]))
         _settle_heap()
         try:
             yield

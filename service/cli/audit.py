@@ -18,6 +18,7 @@ from typing import Final
 import asyncpg
 import click
 
+from russian_poker.events.postgres.rebuild import RebuildStore
 from russian_poker.events.postgres.reconcile import ReconcileStore
 from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.projections.rebuild import NAMES, RebuildReport, rebuild
@@ -61,7 +62,7 @@ def rebuild_command(name: str | None) -> None:
     """
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> list[RebuildReport]:
-        return [await rebuild(conn, n) for n in ([name] if name else NAMES)]
+        return [await rebuild(RebuildStore(conn), n) for n in ([name] if name else NAMES)]
 
     reports = on_the_store(work)
     for report in reports:

@@ -17,9 +17,13 @@ import msgspec
 import pytest
 from click.testing import CliRunner, Result
 
+from russian_poker.events.postgres.audit import AuditStore
+from russian_poker.events.postgres.projections import ProjectionStore
+from russian_poker.events.postgres.rebuild import RebuildStore
 from russian_poker.events.postgres.reconcile import ReconcileStore
 from russian_poker.events.postgres.replay import ReplayStore
-from russian_poker.projections.audit import AuditProjection, audit_feed, round_record
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.audit_feed import audit_feed, round_record
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.rebuild import NAMES, rebuild
 from russian_poker.projections.redaction import HIDDEN
@@ -96,7 +100,7 @@ async def test_bots_played_every_kind_of_move(played: Played) -> None:
 
 
 async def test_audit_trail_covers_every_round(played: Played) -> None:
-    runner = ProjectionRunner(AuditProjection(), dsn=played.url, pool=played.pool)
+    runner = ProjectionRunner(AuditProjection(), ProjectionStore(played.url, played.pool))
     await catch_up_fully(runner, played.pool)
     pool = played.pool
     opened = await pool.fetchval("SELECT count(*) FROM events WHERE event_type = 'RoundOpened'")
@@ -147,11 +151,11 @@ async def test_audit_trail_covers_every_round(played: Played) -> None:
 
 async def test_rebuilt_read_models_equal_the_live_ones(played: Played) -> None:
     for projection in (AuditProjection(), AvailabilityProjection()):
-        runner = ProjectionRunner(projection, dsn=played.url, pool=played.pool)
+        runner = ProjectionRunner(projection, ProjectionStore(played.url, played.pool))
         await catch_up_fully(runner, played.pool)
     async with played.pool.acquire() as conn:
         for name in NAMES:
-            report = await rebuild(conn, name)
+            report = await rebuild(RebuildStore(conn), name)
             assert not report.differed, (name, report.details)
             assert report.events > 0 and report.rows > 0
             print(f"rebuild {name}: {report.events} events, {report.events_per_second:,.0f}/s")
@@ -318,7 +322,7 @@ async def test_cli_names_a_tampered_round_and_passes_once_repaired(played: Playe
 
 
 async def test_cli_rebuild_reports_and_repairs_drifted_models(played: Played) -> None:
-    runner = ProjectionRunner(AuditProjection(), dsn=played.url, pool=played.pool)
+    runner = ProjectionRunner(AuditProjection(), ProjectionStore(played.url, played.pool))
     await catch_up_fully(runner, played.pool)
     pool = played.pool
     await pool.execute("UPDATE table_states SET status = 'closed' WHERE table_id = 't0'")
@@ -367,7 +371,7 @@ async def test_audit_feed_never_shows_an_open_rounds_secrets(played: Played) -> 
     checked = Counter[str]()
     async with pool.acquire() as conn:
         while True:
-            page = await audit_feed(conn, cursor, limit=1000)
+            page = await audit_feed(AuditStore(conn), cursor, limit=1000)
             if not page.items:
                 break
             text = msgspec.json.encode(page).decode()
@@ -403,15 +407,15 @@ def _assert_hidden(event_type: str, data: dict[str, Any], command: Any) -> None:
 
 
 async def test_round_record_hides_an_open_rounds_cards(played: Played) -> None:
-    runner = ProjectionRunner(AuditProjection(), dsn=played.url, pool=played.pool)
+    runner = ProjectionRunner(AuditProjection(), ProjectionStore(played.url, played.pool))
     await catch_up_fully(runner, played.pool)
     async with played.pool.acquire() as conn:
         for table_id, number in played.open_rounds:
-            record = await round_record(conn, table_id, number)
+            record = await round_record(AuditStore(conn), table_id, number)
             assert record is not None and record["seed"] is None
             box = record["record"]["boxes"][0]
             assert set(box["dealt"]) == set(box["cards"]) == {HIDDEN}
             assert record["record"]["dealer"]["dealt"][:4] == [HIDDEN] * 4
-        settled = await round_record(conn, played.open_rounds[0][0], 5)
+        settled = await round_record(AuditStore(conn), played.open_rounds[0][0], 5)
         assert settled is not None and settled["seed"] is not None
         assert HIDDEN not in msgspec.json.encode(settled["record"]).decode()

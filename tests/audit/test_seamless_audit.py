@@ -14,6 +14,7 @@ import asyncpg
 import msgspec
 import pytest
 
+from russian_poker.events.postgres.rebuild import RebuildStore
 from russian_poker.events.postgres.reconcile import ReconcileStore
 from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.projections.rebuild import rebuild
@@ -193,7 +194,7 @@ async def test_the_audit_trail_shows_seamless_stakes_and_wins(
     assert balance == DEPOSIT + bob_moved
     # A rebuild of the trail from the events gives the same rows.
     async with casino.pool.acquire() as conn:
-        rebuilt = await rebuild(conn, "audit")
+        rebuilt = await rebuild(RebuildStore(conn), "audit")
     assert not rebuilt.differed, rebuilt.details
 
 

@@ -24,6 +24,7 @@ from typing import Final
 
 import asyncpg
 
+from russian_poker.events.postgres.rebuild import RebuildStore
 from russian_poker.events.postgres.reconcile import ReconcileStore
 from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.events.streams import table_stream
@@ -132,7 +133,7 @@ async def check_books(url: str, journal: Journal, *, catch_up_timeout: float = 9
         assert not stale, [dict(r) for r in stale[:10]]
 
         for name in NAMES:
-            report = await rebuild(conn, name)
+            report = await rebuild(RebuildStore(conn), name)
             assert not report.differed, (name, report.details)
 
         selection, _ = await select_rounds(ReplayStore(conn))

@@ -14,9 +14,9 @@ from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
 from russian_poker.events.postgres.tables import Owner
-from russian_poker.projections.audit import AuditPage, audit_feed, round_record
+from russian_poker.projections.audit_feed import AuditPage, audit_feed, round_record
 from russian_poker.projections.fields import Commitment
-from russian_poker.service.app.dependencies import Caller, Pool, Store
+from russian_poker.service.app.dependencies import Caller, Store
 from russian_poker.service.app.params import RoundNumber, TableId, json_body
 from russian_poker.service.app.policy import TableOwners, access
 from russian_poker.service.app.problems import problem
@@ -139,7 +139,7 @@ class AuditController(Controller):
     )
     async def feed(
         self,
-        pool: Pool,
+        store: Store,
         principal: Caller,
         after: Annotated[
             str | None,
@@ -156,11 +156,10 @@ class AuditController(Controller):
             int, QueryParameter(ge=1, le=1000, description="Events per page, 1..1000.")
         ] = 100,
     ) -> AuditPage:
-        async with pool.acquire() as conn:
-            try:
-                return await audit_feed(conn, after, limit, tenant=principal.tenant)
-            except ValueError as exc:
-                raise problem("invalid_cursor", 422, str(exc)) from None
+        try:
+            return await audit_feed(store.audit, after, limit, tenant=principal.tenant)
+        except ValueError as exc:
+            raise problem("invalid_cursor", 422, str(exc)) from None
 
     @get(
         "/rounds/{table_id:str}/{number:int}",
@@ -173,10 +172,9 @@ class AuditController(Controller):
         opt=access("auditor", "admin", scope="table"),
     )
     async def record(
-        self, table_id: TableId, number: RoundNumber, pool: Pool, principal: Caller
+        self, table_id: TableId, number: RoundNumber, store: Store, principal: Caller
     ) -> dict[str, Any]:
-        async with pool.acquire() as conn:
-            found = await round_record(conn, table_id, number, tenant=principal.tenant)
+        found = await round_record(store.audit, table_id, number, tenant=principal.tenant)
         if found is None:
             raise NotFoundException(f"no audit record for {table_id}:{number} (yet)")
         return found
