@@ -28,6 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.migrate import migrate
 from russian_poker.events.postgres.pool import create_pool
 from russian_poker.events.postgres.store import NewEvent, StreamAppend, append
@@ -158,11 +159,11 @@ async def run(url: str, writers: int, seconds: float, rounds: int, events: int, 
         try:
             key = Ed25519PrivateKey.generate()
             started = time.perf_counter()
-            made = await make_checkpoint(conn, key)
+            made = await make_checkpoint(ChainStore(conn), key)
             took = time.perf_counter() - started
             assert made is not None
             print(f"checkpoint: {made.leaf_count} stream heads in {took * 1000:.0f} ms")
-            report = await verify_chain(conn, [key.public_key()])
+            report = await verify_chain(ChainStore(conn), [key.public_key()])
             assert not report.findings, report.findings[:3]
             print(
                 f"verify-chain: {report.events:,} events in {report.streams:,} streams in "

@@ -789,6 +789,8 @@ async def _drop_database(url: str, name: str) -> None:
 async def _audit(database: str, repeat: int) -> dict[str, Any]:
     """Rebuild every read model and replay every settled round, ``repeat`` times each."""
     from russian_poker.events.postgres.pool import connect
+    from russian_poker.events.postgres.rebuild import RebuildStore
+    from russian_poker.events.postgres.replay import ReplayStore
     from russian_poker.projections.rebuild import NAMES, rebuild
     from russian_poker.service.audit.replay import select_rounds, verify_rounds
 
@@ -796,14 +798,14 @@ async def _audit(database: str, repeat: int) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     try:
         for name in NAMES:
-            runs = [await rebuild(conn, name) for _ in range(repeat)]
+            runs = [await rebuild(RebuildStore(conn), name) for _ in range(repeat)]
             figures[f"rebuild_{name}"] = {
                 "events": runs[0].events,
                 "events_per_second": statistics.median(r.events_per_second for r in runs),
                 "differences": max(r.differences for r in runs),
             }
-        selection, _ = await select_rounds(conn)
-        replays = [await verify_rounds(conn, selection) for _ in range(repeat)]
+        selection, _ = await select_rounds(ReplayStore(conn))
+        replays = [await verify_rounds(ReplayStore(conn), selection) for _ in range(repeat)]
         figures["replay"] = {
             "rounds": replays[0].rounds,
             "events": replays[0].events,

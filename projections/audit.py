@@ -6,15 +6,16 @@ players, and a ``record`` with every command in order (actor, request id, time),
 wagers, cards, choices and results, the dealer's cards, and each wallet's debits, credits and
 balance before and after the round. A seamless player's money (``seamless-<id>`` streams)
 counts like an internal wallet's, but has no balance here: the operator holds it. Fed by
-:class:`projections.runner.ProjectionRunner`; read through :func:`round_record` and
-:func:`audit_feed`, which hide the secrets of unsettled rounds.
+:class:`projections.runner.ProjectionRunner`, which hands it the trail's store
+(``events.postgres.audit``) on its batch's connection; read through
+:mod:`projections.audit_feed`, which hides the secrets of unsettled rounds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import msgspec
 
@@ -39,9 +40,7 @@ from russian_poker.events.game import (
     SixthCardBought,
     TableOpened,
 )
-from russian_poker.events.postgres.store import AnyConnection, RecordedEvent, read_all
-from russian_poker.events.postgres.tables import Owner, owner_of, owners_of
-from russian_poker.events.records import Position
+from russian_poker.events.records import RecordedEvent
 from russian_poker.events.streams import (
     MONEY_PREFIXES,
     SEAMLESS_PREFIX,
@@ -49,76 +48,46 @@ from russian_poker.events.streams import (
     WALLET_PREFIX,
 )
 from russian_poker.events.wallet import WalletCredited, WalletDebited
-from russian_poker.projections.redaction import (
-    redact_command,
-    redact_event,
-    redact_record,
-    round_of,
-)
-from russian_poker.service.rules.tenancy import operator_of
+from russian_poker.projections.redaction import round_of
 
-__all__ = [
-    "AuditPage",
-    "AuditProjection",
-    "FeedItem",
-    "audit_feed",
-    "round_record",
-]
+if TYPE_CHECKING:
+    from russian_poker.events.postgres.audit import AuditStore
+    from russian_poker.events.postgres.projections import ReadModels
 
-_json: Final = msgspec.json.Encoder()
+__all__ = ["AuditProjection", "AuditRow", "TableRules", "meta_of"]
 
-_LOAD_ROUNDS: Final = """
-SELECT table_id, round, game, ruleset_fingerprint, commitment, seed, opened_at, settled_at,
-       opened_position, settled_position, players, record::text AS record
-FROM audit_rounds
-WHERE (table_id, round) IN (SELECT * FROM unnest($1::text[], $2::int[]))
-"""
-_SAVE_ROUND: Final = """
-INSERT INTO audit_rounds (table_id, round, game, ruleset_fingerprint, commitment, seed,
-                          opened_at, settled_at, opened_position, settled_position, players,
-                          record)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)
-ON CONFLICT (table_id, round) DO UPDATE SET
-    seed = excluded.seed, settled_at = excluded.settled_at,
-    settled_position = excluded.settled_position, players = excluded.players,
-    record = excluded.record
-"""
-_SAVE_TABLE: Final = """
-INSERT INTO audit_tables (table_id, game, ruleset_fingerprint) VALUES ($1, $2, $3)
-ON CONFLICT (table_id) DO UPDATE SET
-    game = excluded.game, ruleset_fingerprint = excluded.ruleset_fingerprint
-"""
-_LOAD_TABLES: Final = (
-    "SELECT table_id, game, ruleset_fingerprint FROM audit_tables WHERE table_id = ANY($1)"
-)
-_BALANCES: Final = (
-    "SELECT global_position, balance_after FROM ledger WHERE global_position = ANY($1::bigint[])"
-)
-# Only if the ledger lacks a row (it is written with every wallet event, so: never).
-_BALANCE_FROM_EVENTS: Final = """
-SELECT coalesce(sum(CASE WHEN event_type IN ('FundsDeposited', 'WalletCredited')
-                         THEN (data->>'amount')::bigint
-                         WHEN event_type IN ('FundsWithdrawn', 'WalletDebited')
-                         THEN -(data->>'amount')::bigint ELSE 0 END), 0)
-FROM events WHERE stream_id = $1 AND stream_version <= $2
-"""
-_ONE_ROUND: Final = """
-SELECT *, record::text AS record_text FROM audit_rounds WHERE table_id = $1 AND round = $2
-"""
-_SETTLED: Final = """
-SELECT substr(stream_id, length($3) + 1) AS table_id, (data->>'round')::int AS round
-FROM events
-WHERE event_type = 'RoundSettled'
-  AND (stream_id, (data->>'round')::int) IN (SELECT * FROM unnest($1::text[], $2::int[]))
-"""
+
+class TableRules(NamedTuple):
+    """What the trail keeps of a table between rounds: the rules it plays by."""
+
+    game: str
+    ruleset_fingerprint: str
+
+
+class AuditRow(msgspec.Struct, kw_only=True):
+    """One round's row of ``audit_rounds``, its columns in the table's order; the projection
+    changes it while it folds a batch."""
+
+    table_id: str
+    round: int
+    game: str
+    ruleset_fingerprint: str
+    commitment: str
+    seed: str | None
+    opened_at: datetime
+    settled_at: datetime | None
+    opened_position: int
+    settled_position: int | None
+    players: list[str]
+    record: dict[str, Any]
 
 
 class _Round:
     """One round's row while a batch is applied."""
 
-    def __init__(self, row: dict[str, Any]) -> None:
+    def __init__(self, row: AuditRow) -> None:
         self.row = row
-        self.record: dict[str, Any] = row["record"]
+        self.record: dict[str, Any] = row.record
         self.commands: set[str] = {c["command_id"] for c in self.record["commands"]}
 
     def placement(self, box: int) -> dict[str, Any]:
@@ -126,7 +95,7 @@ class _Round:
         for placed in reversed(self.record["boxes"]):
             if placed["box"] == box and not placed["cancelled"]:
                 return placed  # type: ignore[no-any-return]
-        raise LookupError(f"box {box} has no bet in round {self.row['round']}")
+        raise LookupError(f"box {box} has no bet in round {self.row.round}")
 
     def note_command(self, record: RecordedEvent, meta: dict[str, Any]) -> None:
         command_id = meta.get("command_id")
@@ -185,14 +154,13 @@ class AuditProjection:
     keys: Final = {"audit_rounds": ("table_id", "round"), "audit_tables": ("table_id",)}
     """The read model's tables and their primary keys (what a rebuild compares)."""
 
-    async def reset(self, conn: AnyConnection) -> None:
+    async def reset(self, models: ReadModels) -> None:
         """Forget everything (the runner's checkpoint is reset by the caller)."""
-        await conn.execute("DELETE FROM audit_rounds")
-        await conn.execute("DELETE FROM audit_tables")
+        await models.audit.reset()
 
-    async def apply(self, conn: AnyConnection, events: Sequence[RecordedEvent]) -> None:
+    async def apply(self, models: ReadModels, events: Sequence[RecordedEvent]) -> None:
         """Fold one batch of events, in the store's global order, into the rows."""
-        batch = _Batch(conn)
+        batch = _Batch(models.audit)
         await batch.prepare(events)
         for record in events:
             await batch.apply(record)
@@ -200,9 +168,9 @@ class AuditProjection:
 
 
 class _Batch:
-    def __init__(self, conn: AnyConnection) -> None:
-        self.conn = conn
-        self.tables: dict[str, tuple[str, str]] = {}
+    def __init__(self, rows: AuditStore) -> None:
+        self.rows = rows
+        self.tables: dict[str, TableRules] = {}
         self.rounds: dict[tuple[str, int], _Round] = {}
         self.dirty_tables: set[str] = set()
         self.balances: dict[int, int] = {}
@@ -226,20 +194,12 @@ class _Batch:
             if key is not None:
                 keys.add(key)
         if table_ids:
-            rows = await self.conn.fetch(_LOAD_TABLES, list(table_ids))
-            self.tables = {r["table_id"]: (r["game"], r["ruleset_fingerprint"]) for r in rows}
+            self.tables = await self.rows.tables(table_ids)
         if keys:
-            ordered = sorted(keys)
-            rows = await self.conn.fetch(
-                _LOAD_ROUNDS, [k[0] for k in ordered], [k[1] for k in ordered]
-            )
-            for row in rows:
-                loaded = dict(row)
-                loaded["record"] = msgspec.json.decode(row["record"])
-                self.rounds[(row["table_id"], row["round"])] = _Round(loaded)
+            for row in await self.rows.rounds(sorted(keys)):
+                self.rounds[(row.table_id, row.round)] = _Round(row)
         if wallet_positions:
-            rows = await self.conn.fetch(_BALANCES, wallet_positions)
-            self.balances = {r["global_position"]: r["balance_after"] for r in rows}
+            self.balances = await self.rows.balances_after(wallet_positions)
 
     async def apply(self, record: RecordedEvent) -> None:
         if not record.stream_id.startswith((TABLE_PREFIX, *MONEY_PREFIXES)):
@@ -252,7 +212,7 @@ class _Batch:
             return
         table_id = record.stream_id.removeprefix(TABLE_PREFIX)
         if isinstance(event, TableOpened):
-            self.tables[table_id] = (event.ruleset.game, event.ruleset.fingerprint)
+            self.tables[table_id] = TableRules(event.ruleset.game, event.ruleset.fingerprint)
             self.dirty_tables.add(table_id)
             return
         if isinstance(event, RulesetChanged):
@@ -261,29 +221,29 @@ class _Batch:
         if isinstance(event, RoundOpened):
             game, fingerprint = self.tables.get(table_id, ("", ""))
             current = _Round(
-                {
-                    "table_id": table_id,
-                    "round": event.round,
-                    "game": game,
-                    "ruleset_fingerprint": fingerprint,
-                    "commitment": event.commitment,
-                    "seed": None,
-                    "opened_at": record.recorded_at,
-                    "settled_at": None,
-                    "opened_position": record.global_position,
-                    "settled_position": None,
-                    "players": [],
-                    "record": _new_record(),
-                }
+                AuditRow(
+                    table_id=table_id,
+                    round=event.round,
+                    game=game,
+                    ruleset_fingerprint=fingerprint,
+                    commitment=event.commitment,
+                    seed=None,
+                    opened_at=record.recorded_at,
+                    settled_at=None,
+                    opened_position=record.global_position,
+                    settled_position=None,
+                    players=[],
+                    record=_new_record(),
+                )
             )
             self.rounds[(table_id, event.round)] = current
-            current.note_command(record, _meta(record))
+            current.note_command(record, meta_of(record))
             return
         number = getattr(event, "round", None)
         found = self.rounds.get((table_id, number)) if isinstance(number, int) else None
         if found is None:
             return  # seating and table lifecycle: not part of any round
-        found.note_command(record, _meta(record))
+        found.note_command(record, meta_of(record))
         try:
             _apply_table_event(found, event, record.recorded_at, record.global_position)
         except LookupError as problem:
@@ -300,32 +260,26 @@ class _Batch:
     async def _ruleset_changed(self, table_id: str, event: RulesetChanged) -> None:
         """The table plays by a new ruleset from now on, the round taking bets included: it
         has no bet (the rules change only between rounds), so it is played by the new one."""
-        rules = (event.ruleset.game, event.ruleset.fingerprint)
+        rules = TableRules(event.ruleset.game, event.ruleset.fingerprint)
         self.tables[table_id] = rules
         self.dirty_tables.add(table_id)
         settled = []
         for (t, number), found in self.rounds.items():
             if t != table_id:
                 continue
-            if found.row["settled_at"] is None:
-                found.row["game"], found.row["ruleset_fingerprint"] = rules
+            if found.row.settled_at is None:
+                found.row.game, found.row.ruleset_fingerprint = rules
             else:
                 settled.append(number)  # settled in this batch, before the change
         # Saving a round that has a row already keeps the row's fingerprint, so the row is
         # set here; a round settled earlier in this batch may still look open in its row.
-        await self.conn.execute(
-            "UPDATE audit_rounds SET game = $2, ruleset_fingerprint = $3"
-            " WHERE table_id = $1 AND settled_at IS NULL AND NOT (round = ANY($4::int[]))",
-            table_id,
-            *rules,
-            settled,
-        )
+        await self.rows.ruleset_changed(table_id, rules, settled)
 
     async def _money(self, record: RecordedEvent, event: WalletDebited | WalletCredited) -> None:
         current = self.rounds.get((event.table_id, event.round))
         if current is None:
             return
-        current.note_command(record, _meta(record))
+        current.note_command(record, meta_of(record))
         signed = event.amount if isinstance(event, WalletCredited) else -event.amount
         # A seamless player's balance is the operator's: the game never learns it, and a
         # sum of the game's own movements would pass for one. Before and after stay null.
@@ -334,9 +288,7 @@ class _Batch:
         if not seamless:
             after = self.balances.get(record.global_position)
             if after is None:
-                after = await self.conn.fetchval(
-                    _BALANCE_FROM_EVENTS, record.stream_id, record.stream_version
-                )
+                after = await self.rows.balance_from_events(record.stream_id, record.stream_version)
         wallets = current.record["wallets"]
         # A wallet's events may be read out of stream order (transactions of two tables),
         # so the first and last movement are chosen by stream version, not by arrival.
@@ -369,34 +321,14 @@ class _Batch:
         totals["house"] = totals["staked"] - totals["paid"]
 
     async def save(self) -> None:
-        if self.dirty_tables:
-            await self.conn.executemany(
-                _SAVE_TABLE, [(t, *self.tables[t]) for t in sorted(self.dirty_tables)]
-            )
-        if self.rounds:
-            await self.conn.executemany(
-                _SAVE_ROUND,
-                [
-                    (
-                        r.row["table_id"],
-                        r.row["round"],
-                        r.row["game"],
-                        r.row["ruleset_fingerprint"],
-                        r.row["commitment"],
-                        r.row["seed"],
-                        r.row["opened_at"],
-                        r.row["settled_at"],
-                        r.row["opened_position"],
-                        r.row["settled_position"],
-                        list(dict.fromkeys(p["player"] for p in r.record["boxes"])),
-                        _json.encode(r.record).decode(),
-                    )
-                    for _, r in sorted(self.rounds.items())
-                ],
-            )
+        rounds = [r.row for _, r in sorted(self.rounds.items())]
+        for row in rounds:
+            row.players = list(dict.fromkeys(p["player"] for p in row.record["boxes"]))
+        await self.rows.save([(t, self.tables[t]) for t in sorted(self.dirty_tables)], rounds)
 
 
-def _meta(record: RecordedEvent) -> dict[str, Any]:
+def meta_of(record: RecordedEvent) -> dict[str, Any]:
+    """The event's metadata (the command that recorded it), ``{}`` if it is not an object."""
     meta = msgspec.json.decode(record.metadata)
     return meta if isinstance(meta, dict) else {}
 
@@ -470,245 +402,6 @@ def _apply_table_event(current: _Round, event: Any, recorded_at: datetime, posit
                 "position": position,
             }
         case RoundSettled():
-            current.row.update(
-                seed=event.seed.hex(), settled_at=recorded_at, settled_position=position
-            )
-
-
-async def round_record(
-    conn: AnyConnection, table_id: str, number: int, *, tenant: str | None = None
-) -> dict[str, Any] | None:
-    """One round's audit row as a dict, its secrets hidden unless it is settled; for a
-    ``tenant`` (an operator's auditor) at another's table, only its own players' part."""
-    row = await conn.fetchrow(_ONE_ROUND, table_id, number)
-    if row is None:
-        return None
-    result = {k: v for k, v in dict(row).items() if k not in ("record", "record_text")}
-    record = msgspec.json.decode(row["record_text"])
-    result["record"] = redact_record(record, revealed=row["seed"] is not None)
-    if tenant is not None:
-        owner = await owner_of(conn, table_id)
-        if owner is None or owner.shared or owner.operator_id != tenant:
-            _keep_players_of(result, tenant)
-    return result
-
-
-def _ours(player: Any, tenant: str) -> bool:
-    return isinstance(player, str) and operator_of(player).operator_id == tenant
-
-
-def _keep_players_of(result: dict[str, Any], tenant: str) -> None:
-    """Leave in a round's row only what concerns ``tenant``'s players: their boxes, money
-    and commands, and the commands of the table itself (opening, time-outs) that name no
-    other player's box; the totals are those of what is left."""
-    record = result["record"]
-    record["boxes"] = [b for b in record["boxes"] if _ours(b.get("player"), tenant)]
-    boxes = {b["box"] for b in record["boxes"]}
-    record["wallets"] = {w: m for w, m in record["wallets"].items() if _ours(w, tenant)}
-
-    def kept(entry: dict[str, Any]) -> bool:
-        actor = entry.get("actor") or {}
-        if actor.get("role") == "player":
-            return _ours(actor.get("id"), tenant)
-        box = (entry.get("command") or {}).get("box")
-        return box is None or box in boxes
-
-    record["commands"] = [c for c in record["commands"] if kept(c)]
-    staked = sum(m["debited"] for m in record["wallets"].values())
-    paid = sum(m["credited"] for m in record["wallets"].values())
-    record["totals"] = {"staked": staked, "paid": paid, "house": staked - paid}
-    result["players"] = [p for p in result.get("players") or [] if _ours(p, tenant)]
-
-
-class FeedItem(msgspec.Struct, frozen=True, kw_only=True):
-    """One event of the audit feed, with secrets of unsettled rounds hidden."""
-
-    position: Annotated[
-        str,
-        msgspec.Meta(
-            description=(
-                "The event's cursor (`<transaction>-<global position>`); pass it as "
-                "`after` to read on from here."
-            )
-        ),
-    ]
-    global_position: Annotated[
-        int, msgspec.Meta(description="The event's global position in the event store.")
-    ]
-    stream_id: Annotated[
-        str, msgspec.Meta(description="The stream the event belongs to (a table's or a wallet's).")
-    ]
-    stream_version: Annotated[
-        int, msgspec.Meta(description="The event's version within its stream, from 1.")
-    ]
-    event_type: Annotated[
-        str, msgspec.Meta(description="The event's type (`AntePlaced`, `WalletDebited`, ...).")
-    ]
-    data: Annotated[
-        dict[str, Any],
-        msgspec.Meta(
-            description=(
-                "The event's fields; secrets of unsettled rounds (seed, deck, hidden cards) hidden."
-            )
-        ),
-    ]
-    command_id: Annotated[
-        str | None,
-        msgspec.Meta(
-            description=(
-                "Id of the command that recorded the event; null for events not "
-                "caused by a command."
-            )
-        ),
-    ]
-    command: Annotated[
-        Any,
-        msgspec.Meta(
-            description="The command as sent (its JSON body, with its `type`); null if none."
-        ),
-    ]
-    actor: Annotated[
-        Any,
-        msgspec.Meta(description='Who sent the command: `{"role": ..., "id": ...}`; null if none.'),
-    ]
-    request_id: Annotated[
-        str | None,
-        msgspec.Meta(
-            description=(
-                "The `X-Request-ID` of the HTTP request that sent the command; null if none."
-            )
-        ),
-    ]
-    recorded_at: Annotated[
-        datetime, msgspec.Meta(description="When the event was recorded (ISO 8601).")
-    ]
-
-
-class AuditPage(msgspec.Struct, frozen=True, kw_only=True):
-    """A page of the audit feed."""
-
-    items: Annotated[
-        list[FeedItem], msgspec.Meta(description="Events in store order, oldest first.")
-    ]
-    next_cursor: Annotated[
-        str,
-        msgspec.Meta(
-            description=(
-                "Pass as `after` for the next page; equals the input when nothing new is visible."
-            )
-        ),
-    ]
-
-
-def _cursor(position: Position) -> str:
-    return f"{position.tx_id}-{position.global_position}"
-
-
-def _parse_cursor(cursor: str | None) -> Position:
-    if not cursor:
-        return Position.start()
-    tx_id, _, global_position = cursor.partition("-")
-    try:
-        return Position(tx_id=int(tx_id), global_position=int(global_position))
-    except ValueError:
-        raise ValueError(f"not an audit feed cursor: {cursor!r}") from None
-
-
-_SCANNED_PER_ITEM: Final = 10
-"""A tenant's page reads at most this many events per item it may hold, then ends there."""
-
-
-async def _tenants_events(
-    conn: AnyConnection, start: Position, limit: int, tenant: str
-) -> tuple[list[RecordedEvent], Position]:
-    """Up to ``limit`` events of ``tenant``'s part after ``start``: its own tables' events
-    and its players' money events; and the position read up to (the next page's start)."""
-    kept: list[RecordedEvent] = []
-    position = start
-    budget = _SCANNED_PER_ITEM * limit
-    while len(kept) < limit and budget > 0:
-        asked = min(1000, budget)
-        batch = await read_all(conn, position, limit=asked)
-        tables = {
-            e.stream_id.removeprefix(TABLE_PREFIX)
-            for e in batch
-            if e.stream_id.startswith(TABLE_PREFIX)
-        }
-        owners = await owners_of(conn, sorted(tables))
-        for event in batch:
-            position = event.position
-            budget -= 1
-            if _belongs(event, tenant, owners):
-                kept.append(event)
-                if len(kept) == limit:
-                    break
-        if len(batch) < asked:
-            break
-    return kept, position
-
-
-def _belongs(event: RecordedEvent, tenant: str, owners: dict[str, Owner]) -> bool:
-    stream = event.stream_id
-    if stream.startswith(MONEY_PREFIXES):
-        player = stream.removeprefix(WALLET_PREFIX).removeprefix(SEAMLESS_PREFIX)
-        return _ours(player, tenant)
-    owner = owners.get(stream.removeprefix(TABLE_PREFIX))
-    return owner is not None and not owner.shared and owner.operator_id == tenant
-
-
-async def audit_feed(
-    conn: AnyConnection,
-    after: str | None = None,
-    limit: int = 100,
-    *,
-    tenant: str | None = None,
-) -> AuditPage:
-    """Every event in commit-safe global order, a page at a time, redacted; for a ``tenant``
-    (an operator's auditor) only its part (:func:`_tenants_events`).
-
-    The cursor is the ``(tx_id, global_position)`` pair of the last item, not the position
-    alone: positions become visible out of order (see ``events.store.read_all``), and a
-    cursor of positions alone would skip events. Whether a round is settled is looked up in
-    the events themselves, so the feed never depends on the audit projection having caught
-    up; a round settled after a page was read shows its cards when that page is read again.
-    """
-    if not 1 <= limit <= 1000:
-        raise ValueError("limit must be 1..1000")
-    start = _parse_cursor(after)
-    if tenant is None:
-        events = await read_all(conn, start, limit=limit)
-        read_to = events[-1].position if events else start
-    else:
-        events, read_to = await _tenants_events(conn, start, limit, tenant)
-    decoded = [(e, msgspec.json.decode(e.data), _meta(e)) for e in events]
-    keys = {k for e, data, _ in decoded if (k := round_of(e.stream_id, data)) is not None}
-    settled: set[tuple[str, int]] = set()
-    if keys:
-        ordered = sorted(keys)
-        rows = await conn.fetch(
-            _SETTLED,
-            [TABLE_PREFIX + k[0] for k in ordered],
-            [k[1] for k in ordered],
-            TABLE_PREFIX,
-        )
-        settled = {(r["table_id"], r["round"]) for r in rows}
-    items = []
-    for event, data, meta in decoded:
-        key = round_of(event.stream_id, data)
-        revealed = key is None or key in settled
-        items.append(
-            FeedItem(
-                position=_cursor(event.position),
-                global_position=event.global_position,
-                stream_id=event.stream_id,
-                stream_version=event.stream_version,
-                event_type=event.event_type,
-                data=redact_event(event.event_type, data, revealed=revealed),
-                command_id=meta.get("command_id"),
-                command=redact_command(meta.get("command"), revealed=revealed),
-                actor=meta.get("actor"),
-                request_id=meta.get("request_id"),
-                recorded_at=event.recorded_at,
-            )
-        )
-    return AuditPage(items=items, next_cursor=_cursor(read_to))
+            current.row.seed = event.seed.hex()
+            current.row.settled_at = recorded_at
+            current.row.settled_position = position

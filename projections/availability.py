@@ -12,16 +12,29 @@ availability`` folds the events again and compares.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Final, Literal, NamedTuple
 
 import msgspec
 
 from russian_poker.events.codec import decode_event
 from russian_poker.events.game import RulesetChanged, TableClosed, TableOpened, TableReopened
-from russian_poker.events.postgres.store import AnyConnection, RecordedEvent
+from russian_poker.events.records import RecordedEvent
+from russian_poker.events.ruleset import Ruleset
 from russian_poker.events.streams import TABLE_PREFIX
 
-__all__ = ["KINDS", "AvailabilityProjection"]
+if TYPE_CHECKING:
+    from russian_poker.events.postgres.projections import ReadModels
+
+__all__ = [
+    "KINDS",
+    "AvailabilityChange",
+    "AvailabilityPage",
+    "AvailabilityProjection",
+    "ChangeActor",
+    "LogEntry",
+    "TableFacts",
+]
 
 KINDS: Final = {
     "TableOpened": "opened",
@@ -31,16 +44,110 @@ KINDS: Final = {
 }
 """The events the log records, and the ``kind`` each is listed as."""
 
-_LOAD: Final = """
-SELECT DISTINCT ON (table_id) table_id, operator_id, shared, ruleset_version
-FROM availability_log WHERE table_id = ANY($1::text[])
-ORDER BY table_id, global_position DESC
-"""
-_SAVE: Final = """
-INSERT INTO availability_log (global_position, table_id, operator_id, shared, kind,
-    actor_role, actor_id, reason, ruleset_version, ruleset, command_id, recorded_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12)
-"""
+
+class TableFacts(NamedTuple):
+    """What the log knows of a table from its latest entry."""
+
+    operator_id: str
+    shared: bool
+    ruleset_version: int
+
+
+class LogEntry(NamedTuple):
+    """One row of ``availability_log``, its columns in the table's order."""
+
+    global_position: int
+    table_id: str
+    operator_id: str
+    shared: bool
+    kind: str
+    actor_role: str
+    actor_id: str
+    reason: str | None
+    ruleset_version: int
+    ruleset: str | None
+    """The ruleset as JSON, for an opening and a ruleset change."""
+    command_id: str | None
+    recorded_at: datetime
+
+
+class ChangeActor(msgspec.Struct, frozen=True, kw_only=True):
+    """Who made a change."""
+
+    role: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "`operator` (the table's operator's staff), `admin` (the game's staff) or `system`."
+            )
+        ),
+    ]
+    id: Annotated[str, msgspec.Meta(description="Their name (the subject of their token).")]
+
+
+class AvailabilityChange(msgspec.Struct, frozen=True, kw_only=True):
+    """One change of a table's availability or rules."""
+
+    position: Annotated[
+        int,
+        msgspec.Meta(
+            description="The change's event's position in the store (increasing): the cursor."
+        ),
+    ]
+    table_id: Annotated[str, msgspec.Meta(description="The table changed.")]
+    operator_id: Annotated[str, msgspec.Meta(description="The operator the table belongs to.")]
+    shared: Annotated[bool, msgspec.Meta(description="A shared table (players of every operator).")]
+    kind: Annotated[
+        Literal["opened", "closed", "reopened", "ruleset_changed"],
+        msgspec.Meta(description="What changed."),
+    ]
+    actor: Annotated[ChangeActor, msgspec.Meta(description="Who changed it.")]
+    reason: Annotated[
+        str | None,
+        msgspec.Meta(
+            description=(
+                "Why, as given (required for closing and ruleset changes; null where none"
+                " was given)."
+            )
+        ),
+    ]
+    time: Annotated[
+        datetime, msgspec.Meta(description="When the change was recorded (ISO 8601, UTC).")
+    ]
+    ruleset_version: Annotated[
+        int,
+        msgspec.Meta(
+            description=(
+                "The table's ruleset version in force after the change: 1 at opening, one"
+                " more for each ruleset change."
+            )
+        ),
+    ]
+    ruleset: Annotated[
+        Ruleset | None,
+        msgspec.Meta(
+            description=(
+                "The ruleset from this change on: set for `opened` and `ruleset_changed`,"
+                " null otherwise (the version's ruleset is unchanged)."
+            )
+        ),
+    ]
+    command_id: Annotated[str | None, msgspec.Meta(description="The command that made the change.")]
+
+
+class AvailabilityPage(msgspec.Struct, frozen=True, kw_only=True):
+    """A page of the availability log, oldest first."""
+
+    changes: Annotated[
+        list[AvailabilityChange], msgspec.Meta(description="Changes in the order recorded.")
+    ]
+    next_cursor: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="Pass as `cursor` for the next (newer) page; null on the last page."
+        ),
+    ]
+
 
 _encode = msgspec.json.Encoder().encode
 
@@ -67,33 +174,29 @@ class AvailabilityProjection:
     keys: Final = {"availability_log": ("global_position",)}
     """The read model's table and its key (what a rebuild compares)."""
 
-    async def reset(self, conn: AnyConnection) -> None:
-        await conn.execute("DELETE FROM availability_log")
+    async def reset(self, models: ReadModels) -> None:
+        await models.availability.reset()
 
-    async def apply(self, conn: AnyConnection, events: Sequence[RecordedEvent]) -> None:
+    async def apply(self, models: ReadModels, events: Sequence[RecordedEvent]) -> None:
         mine = [e for e in events if e.event_type in KINDS and e.stream_id.startswith(TABLE_PREFIX)]
         if not mine:
             return
+        log = models.availability
         tables = {e.stream_id.removeprefix(TABLE_PREFIX) for e in mine}
-        known: dict[str, tuple[str, bool, int]] = {
-            row["table_id"]: (row["operator_id"], row["shared"], row["ruleset_version"])
-            for row in await conn.fetch(_LOAD, sorted(tables))
-        }
+        known = await log.latest(sorted(tables))
         rows = []
         for record in mine:
             table_id = record.stream_id.removeprefix(TABLE_PREFIX)
             row = _row(record, table_id, known.get(table_id))
             if row is None:
                 continue
-            known[table_id] = (row[2], row[3], row[8])
+            known[table_id] = TableFacts(row.operator_id, row.shared, row.ruleset_version)
             rows.append(row)
         if rows:
-            await conn.executemany(_SAVE, rows)
+            await log.save(rows)
 
 
-def _row(
-    record: RecordedEvent, table_id: str, known: tuple[str, bool, int] | None
-) -> tuple[Any, ...] | None:
+def _row(record: RecordedEvent, table_id: str, known: TableFacts | None) -> LogEntry | None:
     """The log's row for one event, given what the log knew of the table before it."""
     event = decode_event(record.event_type, record.schema_version, record.data)
     ruleset: bytes | None = None
@@ -112,7 +215,7 @@ def _row(
     actor = meta.actor or _Actor()
     # An admin acts on tables as their operator does; the log says who it really was.
     role = "admin" if actor.admin else actor.role
-    return (
+    return LogEntry(
         record.global_position,
         table_id,
         operator_id,

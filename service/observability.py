@@ -11,11 +11,14 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 import structlog
 from prometheus_client import Counter, Gauge, Histogram
+
+if TYPE_CHECKING:
+    from russian_poker.events.postgres.projections import ProjectionStore
 
 __all__ = [
     "COMMANDS",
@@ -121,20 +124,15 @@ def request_id_of(request: Any) -> str | None:
     return request_id
 
 
-async def watch_projection_lag(pool: Any, names: list[str], interval_s: float = 5.0) -> None:
+async def watch_projection_lag(
+    store: ProjectionStore, names: list[str], interval_s: float = 5.0
+) -> None:
     """Keep ``russian_poker_projection_lag_events`` current: the newest global position
     minus each projection's checkpoint (an upper bound: positions commit out of order)."""
     while True:
         try:
-            rows = await pool.fetch(
-                "SELECT n AS name, coalesce((SELECT max(global_position) FROM events), 0)"
-                " - coalesce(c.global_position, 0) AS lag"
-                " FROM unnest($1::text[]) AS n"
-                " LEFT JOIN projection_checkpoints c ON c.name = n",
-                names,
-            )
-            for row in rows:
-                PROJECTION_LAG.labels(row["name"]).set(max(row["lag"], 0))
+            for name, lag in (await store.lag(names)).items():
+                PROJECTION_LAG.labels(name).set(max(lag, 0))
         except Exception as error:
             _log.warning("projection lag check failed", error=str(error))
         await asyncio.sleep(interval_s)

@@ -456,7 +456,7 @@ async def leaders(
     url: str, services: Sequence[ServiceProcess], projection: str = "audit"
 ) -> list[ServiceProcess | None]:
     """Who holds the projection's leadership lock (``None``: a session of no service)."""
-    from russian_poker.projections.runner import advisory_key
+    from russian_poker.events.postgres.projections import advisory_key
 
     holders = await lock_holders(url, advisory_key(projection))
     return [owner_of(port, services) for _, port in holders]

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import asyncpg
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
 
 __all__ = [
     "DATABASE_GONE",
     "DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT",
+    "Database",
+    "acquired",
     "connect",
     "create_pool",
     "session_settings",
 ]
+
+Database: TypeAlias = (
+    "asyncpg.Pool[asyncpg.Record] | asyncpg.Connection[asyncpg.Record]"
+    " | PoolConnectionProxy[asyncpg.Record]"
+)
+"""What a store runs on: a pool (each call borrows a connection: the service), or one
+connection (the caller's transaction and session: the CLI, tests, a projection's batch)."""
 
 DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT: Final = 10.0
 """Seconds a session may sit idle inside a transaction before the server ends it.
@@ -92,3 +106,13 @@ async def connect(
             application_name=application_name,
         ),
     )
+
+
+@asynccontextmanager
+async def acquired(db: Database) -> AsyncIterator[Any]:
+    """One connection of ``db``: borrowed from it if it is a pool, else ``db`` itself."""
+    if isinstance(db, asyncpg.Pool):
+        async with db.acquire() as conn:
+            yield conn
+    else:
+        yield db

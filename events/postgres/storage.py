@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from russian_poker.events.postgres.audit import AuditStore
+from russian_poker.events.postgres.availability import AvailabilityStore
 from russian_poker.events.postgres.books import BookStore
+from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.history import HistoryStore
+from russian_poker.events.postgres.notices import NoticeStore
 from russian_poker.events.postgres.pool import DATABASE_GONE
+from russian_poker.events.postgres.reconcile import ReconcileStore
+from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.events.postgres.rtp import RtpStore
 from russian_poker.events.postgres.store import EventStore
 from russian_poker.events.postgres.tables import TableStore
@@ -26,6 +32,12 @@ class Storage:
         self.rtp = RtpStore(pool)
         self.tables = TableStore(pool)
         self.wallets = WalletStore(pool)
+        self.audit = AuditStore(pool)
+        self.availability = AvailabilityStore(pool)
+        self.chain = ChainStore(pool)
+        self.notices = NoticeStore(pool)
+        self.reconcile = ReconcileStore(pool)
+        self.replay = ReplayStore(pool)
 
     async def answers(self, timeout_s: float) -> bool:
         """Whether the database answers within ``timeout_s``."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import asyncpg
 import msgspec
 
+from russian_poker.events.postgres.pool import Database, acquired
 from russian_poker.events.records import (
     DuplicateCommand,
     DuplicateEvent,
@@ -360,12 +361,13 @@ def recorded_from_row(row: asyncpg.Record) -> RecordedEvent:
 
 
 class EventStore:
-    """The event store on a connection pool: each call borrows a connection and is its own
-    transaction. For readers that need one call at a time (the live hub, replay, tools);
-    the command path appends through its unit of work (``commit``), on its own connection."""
+    """The event store on ``db``: a pool (each call borrows a connection and is its own
+    transaction) or one connection (a CLI's). For readers that need one call at a time
+    (the live hub, replay, tools); the command path appends through its unit of work
+    (``commit``), on its own connection."""
 
-    def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
-        self._pool = pool
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     async def append(
         self,
@@ -374,26 +376,26 @@ class EventStore:
         command_id: str | None = None,
         command_result: bytes | None = None,
     ) -> list[RecordedEvent]:
-        """:func:`append` on a connection of the pool."""
-        async with self._pool.acquire() as conn:
+        """:func:`append` on a connection of ``db``."""
+        async with acquired(self._db) as conn:
             return await append(conn, appends, command_id=command_id, command_result=command_result)
 
     async def read_stream(
         self, stream_id: str, *, from_version: int = 1, to_version: int | None = None
     ) -> list[RecordedEvent]:
-        async with self._pool.acquire() as conn:
+        async with acquired(self._db) as conn:
             return await read_stream(
                 conn, stream_id, from_version=from_version, to_version=to_version
             )
 
     async def stream_version(self, stream_id: str) -> int:
-        async with self._pool.acquire() as conn:
+        async with acquired(self._db) as conn:
             return await stream_version(conn, stream_id)
 
     async def read_all(self, after: Position, *, limit: int = 1000) -> list[RecordedEvent]:
-        async with self._pool.acquire() as conn:
+        async with acquired(self._db) as conn:
             return await read_all(conn, after, limit=limit)
 
     async def lookup_command(self, command_id: str) -> bytes | None:
-        async with self._pool.acquire() as conn:
+        async with acquired(self._db) as conn:
             return await lookup_command(conn, command_id)

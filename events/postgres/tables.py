@@ -14,6 +14,7 @@ from typing import Any, Final, NamedTuple
 import msgspec
 
 from russian_poker.events.postgres import wallets
+from russian_poker.events.postgres.pool import acquired
 from russian_poker.events.postgres.store import read_stream
 from russian_poker.events.postgres.timers import of_table
 from russian_poker.events.streams import table_stream
@@ -191,30 +192,34 @@ class Seen(NamedTuple):
 
 
 class TableStore:
-    """The tables as the HTTP edge reads them, on a pool."""
+    """The tables as the edge reads them, on ``db`` (a pool, or one connection)."""
 
-    def __init__(self, pool: Any) -> None:
-        self._pool = pool
+    def __init__(self, db: Any) -> None:
+        self._db = db
 
     async def seen(self, table_id: str, *, deadlines: bool = False) -> Seen:
         """The table's current state; its timers too when ``deadlines`` (as fresh as the
         state or fresher: only the state's waits still pending show)."""
-        async with self._pool.acquire() as conn:
+        async with acquired(self._db) as conn:
             state, version = await load(conn, table_id)
             timers = await of_table(conn, table_id) if deadlines and version else None
         return Seen(state, version, timers)
 
     async def lobby(self, tenant: str | None) -> list[Table]:
         """The current state of every table ``tenant`` sees (``None``: all), by id."""
-        async with self._pool.acquire() as conn:
+        async with acquired(self._db) as conn:
             listed = await visible_to(conn, tenant)
             return [(await load(conn, table_id))[0] for table_id in listed]
 
     async def owner(self, table_id: str) -> Owner | None:
-        async with self._pool.acquire() as conn:
+        async with acquired(self._db) as conn:
             return await owner_of(conn, table_id)
+
+    async def owners(self, table_ids: Sequence[str]) -> dict[str, Owner]:
+        async with acquired(self._db) as conn:
+            return await owners_of(conn, table_ids)
 
     async def stack_next_round(self, table_id: str, cards: Sequence[str]) -> None:
         """Test mode: the deck of the table's next round to open."""
-        async with self._pool.acquire() as conn:
+        async with acquired(self._db) as conn:
             await store_test_deck(conn, table_id, cards)

@@ -10,14 +10,13 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
-from litestar.datastructures import State
-from litestar.di import Provide
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.plugins.prometheus import PrometheusController
 
 from russian_poker.events.postgres.live import LiveStore
 from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.projections import ProjectionStore
 from russian_poker.events.postgres.storage import Storage
 from russian_poker.events.postgres.timers import TimerStore
 from russian_poker.projections.audit import AuditProjection
@@ -41,20 +40,13 @@ from russian_poker.service.app.controllers.problems import ProblemsController
 from russian_poker.service.app.controllers.sessions import SessionController
 from russian_poker.service.app.controllers.tables import TableController
 from russian_poker.service.app.controllers.wallets import WalletController
-from russian_poker.service.app.dependencies import (
-    provide_commands,
-    provide_hub,
-    provide_pool,
-    provide_principal,
-    provide_sessions,
-    provide_storage,
-    provide_wallets,
-)
+from russian_poker.service.app.dependencies import DEPENDENCIES
 from russian_poker.service.app.docs_assets import docs_router, swagger_assets_router, swagger_plugin
 from russian_poker.service.app.middleware import request_middleware, security_headers
 from russian_poker.service.app.policy import TableOwners, access, check_policies, enforce
 from russian_poker.service.app.problems import problem_details_plugin
 from russian_poker.service.app.schema_plugin import DescribedStructSchemaPlugin
+from russian_poker.service.app.state import Services, initial_state, start
 from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.availability.notifier import TableNotifier
 from russian_poker.service.chain.background import Checkpointer
@@ -68,8 +60,10 @@ from russian_poker.service.observability import (
     configure_logging,
     watch_projection_lag,
 )
-from russian_poker.service.reports.monitor import reports_lifespan
+from russian_poker.service.reports.monitor import RtpMonitor
+from russian_poker.service.reports.theory import TheoryCache
 from russian_poker.service.settings import ConfigurationError, Settings, load_settings
+from russian_poker.service.software import installed
 
 __all__ = ["create_app"]
 
@@ -97,7 +91,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
     @asynccontextmanager
     async def database(app: Litestar) -> AsyncIterator[None]:
         key = signing_key(settings)  # before anything opens: production refuses without it
-        app.state.checkpoint_public_key = key.public_key()
         url = settings.database_url or database_url()
         await wait_for_database(url, settings.database_wait_s)
         await migrated(url)
@@ -123,29 +116,38 @@ def create_app(settings: Settings | None = None) -> Litestar:
             owed=outbox.wake,
             deliver_owed=outbox.deliver_owed,
         )
+        storage = Storage(pool)
         hub = LiveHub(LiveStore(pool, url))
         clock = Clock(TimerStore(pool), commands)
-        audit = ProjectionRunner(AuditProjection(), dsn=url, pool=pool)
-        availability = ProjectionRunner(AvailabilityProjection(), dsn=url, pool=pool)
+        projections = ProjectionStore(url, pool)
+        audit = ProjectionRunner(AuditProjection(), projections)
+        availability = ProjectionRunner(AvailabilityProjection(), projections)
         notifier = TableNotifier(
-            pool,
+            storage.notices,
             operators,
             retry_for_s=settings.wallet_retry_for_s,
             backoff_max_s=settings.wallet_backoff_max_s,
         )
-        checkpointer = Checkpointer(pool, key, every_s=settings.checkpoint_every_s)
-        storage = Storage(pool)
-        app.state.update(
-            pool=pool,
-            storage=storage,
-            commands=commands,
-            wallets=bootstrap.transfer_service(pool),
-            sessions=bootstrap.sessions(pool, operators),
-            hub=hub,
-            operators=operators,
-            outbox=outbox,
-            credentials=bootstrap.credentials(pool),
-            table_owners=TableOwners(storage.tables),
+        checkpointer = Checkpointer(storage.chain, key, every_s=settings.checkpoint_every_s)
+        theory = TheoryCache()
+        gauges = RtpMonitor(storage.rtp, theory, every_s=settings.rtp_refresh_s)
+        start(
+            app.state,
+            Services(
+                pool=pool,
+                storage=storage,
+                commands=commands,
+                transfers=bootstrap.transfer_service(pool),
+                sessions=bootstrap.sessions(pool, operators),
+                hub=hub,
+                operators=operators,
+                outbox=outbox,
+                credentials=bootstrap.credentials(pool),
+                table_owners=TableOwners(storage.tables),
+                theory=theory,
+                software=installed(),
+                checkpoint_public_key=key.public_key(),
+            ),
         )
         await hub.start()
         if settings.outbox:
@@ -158,7 +160,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await audit.start()
             await availability.start()
         checkpointer.start()
-        lag = asyncio.create_task(watch_projection_lag(pool, [audit.projection.name]))
+        if settings.rtp_refresh_s > 0:
+            gauges.start()
+        lag = asyncio.create_task(watch_projection_lag(projections, [audit.projection.name]))
         _settle_heap()
         try:
             yield
@@ -174,6 +178,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await audit.stop()
             await availability.stop()
             await checkpointer.stop()
+            await gauges.stop()
             await hub.stop()
             await pool.close()
 
@@ -198,15 +203,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             swagger_assets_router(),
             client_router(),
         ],
-        dependencies={
-            "pool": Provide(provide_pool, sync_to_thread=False),
-            "commands": Provide(provide_commands, sync_to_thread=False),
-            "wallets": Provide(provide_wallets, sync_to_thread=False),
-            "principal": Provide(provide_principal, sync_to_thread=False),
-            "hub": Provide(provide_hub, sync_to_thread=False),
-            "sessions": Provide(provide_sessions, sync_to_thread=False),
-            "store": Provide(provide_storage, sync_to_thread=False),
-        },
+        dependencies=DEPENDENCIES,
         middleware=[
             # The request id and the request metrics, by route template: one series per
             # route, however many tables and wallets there are; a path no route matches is
@@ -214,7 +211,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             request_middleware,
             *_rate_limit(settings),
         ],
-        lifespan=[database, reports_lifespan],
+        lifespan=[database],
         before_send=[security_headers],
         # One guard for every route: its declared access policy (service.app.policy).
         guards=[enforce],
@@ -228,14 +225,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
             openapi_router=docs_router(),
         ),
         cors_config=_cors(settings),
-        state=State(
-            {
-                "settings": settings,
-                "tokens": TokenVerifier(
-                    keyring(settings.jwt_secret, settings.jwt_previous_secrets),
-                    production=settings.environment == "production",
-                ),
-            }
+        state=initial_state(
+            settings,
+            TokenVerifier(
+                keyring(settings.jwt_secret, settings.jwt_previous_secrets),
+                production=settings.environment == "production",
+            ),
         ),
         request_max_body_size=64 * 1024,
         debug=False,

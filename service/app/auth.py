@@ -25,7 +25,8 @@ import msgspec
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException
 
-from russian_poker.service.application.credentials import KEY_PREFIX, Credentials
+from russian_poker.service.app.state import config, services
+from russian_poker.service.application.credentials import KEY_PREFIX
 from russian_poker.service.tenancy import DEFAULT_OPERATOR, operator_of, valid_player_id
 from russian_poker.service.tokens import ALGORITHM, AUDIENCE, ISSUER, Role, key_id, mint_token
 
@@ -178,8 +179,7 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
     token = bearer_of(connection.headers.get("authorization", ""))
     state = connection.app.state
     if token.startswith(KEY_PREFIX):
-        credentials: Credentials = state.credentials
-        credential = await credentials.verify(token)
+        credential = await services(state).credentials.verify(token)
         if credential is None:
             raise NotAuthorizedException("the API key is not valid, or revoked or expired")
         principal = Principal(
@@ -188,8 +188,7 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
             operator=credential.operator_id,
         )
     else:
-        tokens: TokenVerifier = state.tokens
-        principal = tokens.verify(token)
+        principal = config(state).tokens.verify(token)
     connection.scope[_AUTH_KEY] = principal
     return principal
 
@@ -211,13 +210,11 @@ def rate_limit_key(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
         token = bearer_of(connection.headers.get("authorization", ""))
         state = connection.app.state
         if token.startswith(KEY_PREFIX):
-            credentials: Credentials = state.credentials
-            known = credentials.known(token)
+            known = services(state).credentials.known(token)
             if known is None:
                 raise NotAuthorizedException("not verified yet")
             return f"key:{known.key_id}"
-        tokens: TokenVerifier = state.tokens
-        principal = tokens.verify(token)
+        principal = config(state).tokens.verify(token)
     except NotAuthorizedException:
         client = connection.client
         return f"address:{client.host if client else 'unknown'}"

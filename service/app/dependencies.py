@@ -1,84 +1,131 @@
-"""Dependency providers: the pool, the handlers and the authenticated principal."""
+"""Dependency providers: each service of the running app (``service.app.state``), the
+settings, and the authenticated principal. A handler names what it needs by parameter
+(``store: Store``); nothing reads the app's state by key."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias
+from typing import Any, Final
 
-import asyncpg
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from litestar import Request
 from litestar.datastructures import State
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 
 from russian_poker.events.postgres.storage import Storage
 from russian_poker.service.app.auth import Principal, principal_in
+from russian_poker.service.app.policy import TableOwners
+from russian_poker.service.app.state import config, services
 from russian_poker.service.application.commands import CommandService
+from russian_poker.service.application.credentials import Credentials as CredentialService
+from russian_poker.service.application.operators import OperatorRegistry
 from russian_poker.service.application.sessions import Sessions as SessionService
 from russian_poker.service.application.transfers import TransferService
 from russian_poker.service.live import LiveHub
+from russian_poker.service.reports.theory import TheoryCache
+from russian_poker.service.settings import Settings
+from russian_poker.service.software import SoftwareManifest
 
 __all__ = [
+    "DEPENDENCIES",
+    "AppSettings",
     "Caller",
-    "Sessions",
-    "Store",
+    "CheckpointKey",
     "Commands",
-    "DbPool",
+    "CredentialKeys",
     "Hub",
-    "Pool",
+    "Operators",
+    "Owners",
+    "Sessions",
+    "Software",
+    "Store",
+    "Theories",
     "Wallets",
-    "provide_commands",
-    "provide_hub",
-    "provide_pool",
-    "provide_principal",
-    "provide_sessions",
-    "provide_storage",
-    "provide_wallets",
 ]
 
-if TYPE_CHECKING:
-    DbPool: TypeAlias = asyncpg.Pool[asyncpg.Record]
-else:
-    DbPool = asyncpg.Pool  # Litestar resolves annotations at run time; Pool[...] is not real
 
-
-def provide_pool(state: State) -> DbPool:
-    pool: DbPool = state.pool
-    return pool
-
-
-def provide_commands(state: State) -> CommandService:
-    handler: CommandService = state.commands
-    return handler
-
-
-def provide_wallets(state: State) -> TransferService:
-    handler: TransferService = state.wallets
-    return handler
-
-
-def provide_principal(request: Request[object, object, State]) -> Principal:
+def _principal(request: Request[Any, Any, State]) -> Principal:
     """The caller, as the access guard verified it (service.app.policy)."""
     return principal_in(request)
 
 
-def provide_sessions(state: State) -> SessionService:
-    sessions: SessionService = state.sessions
-    return sessions
+def _store(state: State) -> Storage:
+    return services(state).storage
 
 
-def provide_storage(state: State) -> Storage:
-    storage: Storage = state.storage
-    return storage
+def _commands(state: State) -> CommandService:
+    return services(state).commands
 
 
-def provide_hub(state: State) -> LiveHub:
-    hub: LiveHub = state.hub
-    return hub
+def _wallets(state: State) -> TransferService:
+    return services(state).transfers
 
 
-Pool = NamedDependency[DbPool]
+def _sessions(state: State) -> SessionService:
+    return services(state).sessions
+
+
+def _hub(state: State) -> LiveHub:
+    return services(state).hub
+
+
+def _operators(state: State) -> OperatorRegistry:
+    return services(state).operators
+
+
+def _credentials(state: State) -> CredentialService:
+    return services(state).credentials
+
+
+def _owners(state: State) -> TableOwners:
+    return services(state).table_owners
+
+
+def _theory(state: State) -> TheoryCache:
+    return services(state).theory
+
+
+def _software(state: State) -> SoftwareManifest:
+    return services(state).software
+
+
+def _checkpoint_key(state: State) -> Ed25519PublicKey:
+    return services(state).checkpoint_public_key
+
+
+def _settings(state: State) -> Settings:
+    return config(state).settings
+
+
+DEPENDENCIES: Final = {
+    name: Provide(provider, sync_to_thread=False)
+    for name, provider in (
+        ("principal", _principal),
+        ("store", _store),
+        ("commands", _commands),
+        ("wallets", _wallets),
+        ("sessions", _sessions),
+        ("hub", _hub),
+        ("operators", _operators),
+        ("credentials", _credentials),
+        ("owners", _owners),
+        ("theory", _theory),
+        ("software", _software),
+        ("checkpoint_key", _checkpoint_key),
+        ("settings", _settings),
+    )
+}
+"""The app's dependencies, by the parameter name a handler gives them."""
+
+Caller = NamedDependency[Principal]
+Store = NamedDependency[Storage]
 Commands = NamedDependency[CommandService]
 Wallets = NamedDependency[TransferService]
-Hub = NamedDependency[LiveHub]
-Caller = NamedDependency[Principal]
 Sessions = NamedDependency[SessionService]
-Store = NamedDependency[Storage]
+Hub = NamedDependency[LiveHub]
+Operators = NamedDependency[OperatorRegistry]
+CredentialKeys = NamedDependency[CredentialService]
+Owners = NamedDependency[TableOwners]
+Theories = NamedDependency[TheoryCache]
+Software = NamedDependency[SoftwareManifest]
+CheckpointKey = NamedDependency[Ed25519PublicKey]
+AppSettings = NamedDependency[Settings]

@@ -36,6 +36,7 @@ from litestar.handlers import BaseRouteHandler
 
 from russian_poker.events.postgres.tables import Owner, TableStore
 from russian_poker.service.app.auth import Principal, Role, authenticate
+from russian_poker.service.app.state import services
 from russian_poker.service.tenancy import game_player_id, operator_of, valid_player_id
 
 __all__ = [
@@ -159,7 +160,7 @@ async def _table(
     connection: ASGIConnection[Any, Any, Any, Any], principal: Principal, rule: Access
 ) -> None:
     table_id = str(connection.path_params["table_id"])
-    owners: TableOwners = connection.app.state.table_owners
+    owners = services(connection.app.state).table_owners
     owner = await owners.of(table_id)
     if owner is None or not sees(principal, owner):
         raise NotFoundException(f"no table {table_id!r}")

@@ -20,31 +20,24 @@ an auditor should see.)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Protocol
 
-from russian_poker.events.postgres.store import AnyConnection
-from russian_poker.events.streams import (
-    MONEY_PREFIXES,
-    WALLET_PREFIX,
-    seamless_stream,
-    wallet_stream,
-)
+from russian_poker.events.streams import MONEY_PREFIXES, seamless_stream, wallet_stream
 
-__all__ = ["WalletKinds", "internal_wallets", "money_stream", "wallet_of_stream"]
-
-_OPENED: Final = """
-SELECT substr(stream_id, length($2) + 1) AS wallet_id FROM events
-WHERE stream_id = ANY($1::text[]) AND stream_version = 1 AND event_type = 'WalletOpened'
-"""
+__all__ = ["OpenedWallets", "WalletKinds", "internal_wallets", "money_stream", "wallet_of_stream"]
 
 
-async def internal_wallets(conn: AnyConnection, wallet_ids: Iterable[str]) -> set[str]:
+class OpenedWallets(Protocol):
+    """Where the audit looks up which wallet streams were opened (its store)."""
+
+    async def opened_wallets(self, wallet_ids: Iterable[str]) -> set[str]:
+        """Those of ``wallet_ids`` whose ``wallet-`` stream was opened."""
+        ...
+
+
+async def internal_wallets(events: OpenedWallets, wallet_ids: Iterable[str]) -> set[str]:
     """Those of ``wallet_ids`` that are internal wallets (their stream was opened)."""
-    streams = sorted({wallet_stream(w) for w in wallet_ids})
-    if not streams:
-        return set()
-    rows = await conn.fetch(_OPENED, streams, WALLET_PREFIX)
-    return {row["wallet_id"] for row in rows}
+    return await events.opened_wallets(wallet_ids)
 
 
 def money_stream(wallet_id: str, *, internal: bool) -> str:
@@ -63,8 +56,8 @@ def wallet_of_stream(stream_id: str) -> str | None:
 class WalletKinds:
     """Wallet ids' kinds, looked up once each (a replay meets the same players often)."""
 
-    def __init__(self, conn: AnyConnection) -> None:
-        self._conn = conn
+    def __init__(self, events: OpenedWallets) -> None:
+        self._events = events
         self._internal: dict[str, bool] = {}
 
     async def load(self, wallet_ids: Iterable[str]) -> None:
@@ -72,7 +65,7 @@ class WalletKinds:
         unknown = {w for w in wallet_ids if w not in self._internal}
         if not unknown:
             return
-        internal = await internal_wallets(self._conn, unknown)
+        internal = await internal_wallets(self._events, unknown)
         self._internal.update({w: w in internal for w in unknown})
 
     async def internal(self, wallet_id: str) -> bool:

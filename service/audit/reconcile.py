@@ -47,106 +47,13 @@ from russian_poker.events.game import (
     DealerRevealed,
     SixthCardBought,
 )
-from russian_poker.events.postgres.store import AnyConnection
-from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX
+from russian_poker.events.postgres.reconcile import ReconcileReads, ReconcileStore, RoundEvent
+from russian_poker.events.streams import TABLE_PREFIX
 from russian_poker.events.wallet import WalletCredited, WalletDebited
 from russian_poker.service.audit.money_streams import internal_wallets, money_stream
 
 __all__ = ["Mismatch", "ReconcileReport", "reconcile"]
 
-_SIGNED: Final = """
-CASE WHEN event_type IN ('FundsDeposited', 'WalletCredited') THEN (data->>'amount')::bigint
-     WHEN event_type IN ('FundsWithdrawn', 'WalletDebited') THEN -(data->>'amount')::bigint
-     ELSE 0 END
-"""
-_BALANCES: Final = f"""
-WITH ev AS (
-    SELECT substr(stream_id, length($1) + 1) AS wallet_id, max(stream_version) AS version,
-           sum({_SIGNED}) AS balance,
-           max(data->>'currency') FILTER (WHERE event_type = 'WalletOpened') AS currency
-    FROM events WHERE starts_with(stream_id, $1) GROUP BY stream_id
-)
-SELECT wallet_id, ev.balance AS events_balance, ev.version AS events_version,
-       ev.currency AS events_currency, w.balance, w.version, w.currency,
-       ev.wallet_id IS NOT NULL AS has_events, w.wallet_id IS NOT NULL AS has_row
-FROM ev FULL JOIN wallets AS w USING (wallet_id)
-WHERE (ev.balance, ev.version, ev.currency) IS DISTINCT FROM (w.balance, w.version, w.currency)
-ORDER BY wallet_id
-"""
-_WALLET_COUNT: Final = "SELECT count(*) FROM streams WHERE starts_with(stream_id, $1)"
-_LEDGER: Final = f"""
-WITH ev AS (
-    SELECT global_position, substr(stream_id, length($1) + 1) AS stream_wallet,
-           data->>'wallet_id' AS wallet_id, event_type, {_SIGNED} AS amount,
-           data->>'reason' AS reason, data->>'table_id' AS table_id,
-           (data->>'round')::int AS round, (data->>'box')::int AS box,
-           data->>'transfer_id' AS transfer_id,
-           sum({_SIGNED}) OVER (PARTITION BY stream_id ORDER BY stream_version) AS balance_after,
-           recorded_at, stream_version
-    FROM events WHERE starts_with(stream_id, $1) AND event_type <> 'WalletOpened'
-),
-compared AS (
-    SELECT coalesce(ev.global_position, l.global_position) AS position,
-           coalesce(ev.recorded_at, l.recorded_at) AS recorded_at,
-           coalesce(ev.stream_wallet, l.wallet_id) AS wallet,
-           ev.stream_version,
-           to_jsonb(ev) - 'stream_wallet' - 'stream_version' AS expected, to_jsonb(l) AS actual,
-           ev.wallet_id IS DISTINCT FROM ev.stream_wallet AS wrong_stream,
-           ev.balance_after < 0 AS overdrawn
-    FROM ev FULL JOIN ledger AS l ON l.global_position = ev.global_position
-)
-SELECT position, wallet, expected::text AS expected, actual::text AS actual, wrong_stream,
-       overdrawn, count(*) OVER () AS total
-FROM compared
-WHERE ($2::timestamptz IS NULL OR recorded_at >= $2)
-  AND ($3::timestamptz IS NULL OR recorded_at < $3)
-  AND (expected IS DISTINCT FROM actual OR wrong_stream OR overdrawn)
-ORDER BY wallet, stream_version NULLS LAST, position
-"""
-_LEDGER_COUNT: Final = """
-SELECT count(*) AS rows, count(*) FILTER (WHERE round IS NOT NULL) AS of_rounds FROM ledger
-WHERE ($1::timestamptz IS NULL OR recorded_at >= $1)
-  AND ($2::timestamptz IS NULL OR recorded_at < $2)
-"""
-_ROUNDS: Final = """
-CREATE TEMP TABLE reconcile_rounds ON COMMIT DROP AS
-SELECT stream_id, (data->>'round')::int AS round FROM events
-WHERE event_type = 'RoundOpened'
-  AND ($1::timestamptz IS NULL OR recorded_at >= $1)
-  AND ($2::timestamptz IS NULL OR recorded_at < $2)
-"""
-_ROUNDS_SETTLED: Final = """
-SELECT count(*) FROM reconcile_rounds AS r
-WHERE EXISTS (SELECT 1 FROM events AS s WHERE s.event_type = 'RoundSettled'
-              AND s.stream_id = r.stream_id AND (s.data->>'round')::int = r.round)
-"""
-_ROUND_EVENTS: Final = """
-SELECT e.stream_id, e.event_type, e.schema_version, e.data::text AS data
-FROM events AS e JOIN reconcile_rounds AS r
-  ON e.stream_id = r.stream_id AND (e.data->>'round')::int = r.round
-WHERE e.event_type = ANY($1::text[])
-ORDER BY e.stream_id, e.stream_version
-"""
-_MONEY_EVENTS: Final = """
-SELECT e.stream_id, e.event_type, e.schema_version, e.data::text AS data
-FROM events AS e JOIN reconcile_rounds AS r
-  ON r.stream_id = $1 || (e.data->>'table_id') AND (e.data->>'round')::int = r.round
-WHERE e.event_type IN ('WalletDebited', 'WalletCredited')
-ORDER BY e.global_position
-"""
-_ORPHANS: Final = """
-SELECT e.stream_id, e.data->>'table_id' AS table_id, (e.data->>'round')::int AS round,
-       e.global_position
-FROM events AS e
-WHERE e.event_type IN ('WalletDebited', 'WalletCredited')
-  AND ($2::timestamptz IS NULL OR e.recorded_at >= $2)
-  AND ($3::timestamptz IS NULL OR e.recorded_at < $3)
-  AND NOT EXISTS (
-      SELECT 1 FROM events AS o
-      WHERE o.event_type = 'RoundOpened' AND o.stream_id = $1 || (e.data->>'table_id')
-        AND (o.data->>'round')::int = (e.data->>'round')::int
-  )
-"""
 _GAME_TYPES: Final = [
     "AntePlaced",
     "BetsCancelled",
@@ -247,38 +154,36 @@ class ReconcileReport(msgspec.Struct, kw_only=True):
 
 
 async def reconcile(
-    conn: AnyConnection, *, start: datetime | None = None, end: datetime | None = None
+    store: ReconcileStore, *, start: datetime | None = None, end: datetime | None = None
 ) -> ReconcileReport:
     """Run every check; the report lists each mismatch (none: the books balance)."""
     started = time.perf_counter()
     report = ReconcileReport()
     # One snapshot for all checks, so a command committing meanwhile cannot look like a
     # mismatch between two of them.
-    # Inside a caller's transaction (a savepoint) the caller's snapshot rules instead.
-    nested = conn.is_in_transaction()
-    async with conn.transaction(isolation=None if nested else "repeatable_read"):
-        await _balances(conn, report)
-        await _ledger(conn, report, start, end)
-        await _rounds(conn, report, start, end)
+    async with store.snapshot() as books:
+        await _balances(books, report)
+        await _ledger(books, report, start, end)
+        await _rounds(books, report, start, end)
     report.seconds = time.perf_counter() - started
     return report
 
 
-async def _balances(conn: AnyConnection, report: ReconcileReport) -> None:
+async def _balances(books: ReconcileReads, report: ReconcileReport) -> None:
     # Internal wallets only: a seamless player's stream has no balance row by design (the
     # operator holds the balance), so it is no "events but no balance row" mismatch.
-    report.wallets = await conn.fetchval(_WALLET_COUNT, WALLET_PREFIX)
-    for row in await conn.fetch(_BALANCES, WALLET_PREFIX):
-        wallet = row["wallet_id"]
-        if not row["has_row"]:
-            detail = f"has events (balance {row['events_balance']}) but no balance row"
-        elif not row["has_events"]:
-            detail = f"balance row ({row['balance']}) without any event"
+    report.wallets = await books.wallet_count()
+    for row in await books.balances():
+        wallet = row.wallet_id
+        if not row.has_row:
+            detail = f"has events (balance {row.events_balance}) but no balance row"
+        elif not row.has_events:
+            detail = f"balance row ({row.balance}) without any event"
         else:
             parts = [
-                f"{name} {row[name]}, events say {row['events_' + name]}"
+                f"{name} {getattr(row, name)}, events say {getattr(row, 'events_' + name)}"
                 for name in ("balance", "version", "currency")
-                if row[name] != row["events_" + name]
+                if getattr(row, name) != getattr(row, "events_" + name)
             ]
             detail = "; ".join(parts)
         report.mismatches.append(
@@ -287,21 +192,18 @@ async def _balances(conn: AnyConnection, report: ReconcileReport) -> None:
 
 
 async def _ledger(
-    conn: AnyConnection, report: ReconcileReport, start: datetime | None, end: datetime | None
+    books: ReconcileReads, report: ReconcileReport, start: datetime | None, end: datetime | None
 ) -> None:
-    counts = await conn.fetchrow(_LEDGER_COUNT, start, end)
-    assert counts is not None
-    report.ledger_rows, report.round_ledger_rows = counts["rows"], counts["of_rounds"]
+    report.ledger_rows, report.round_ledger_rows = await books.ledger_counts(start, end)
     # A wrong amount makes every later running balance of its wallet wrong too: after the
     # first difference in a wallet, rows that differ only in balance_after are just counted.
     explained: set[str] = set()
     cascaded: dict[str, int] = defaultdict(int)
-    for row in await conn.fetch(_LEDGER, WALLET_PREFIX, start, end):
-        expected = msgspec.json.decode(row["expected"]) if row["expected"] else None
-        actual = msgspec.json.decode(row["actual"]) if row["actual"] else None
+    for row in await books.ledger(start, end):
+        expected, actual = row.expected, row.actual
         source = expected or actual or {}
         table_id, number = source.get("table_id"), source.get("round")
-        where = f"ledger row {row['position']} of wallet {row['wallet']}"
+        where = f"ledger row {row.position} of wallet {row.wallet}"
         if table_id is not None:
             where += f" (table {table_id} round {number} box {source.get('box')})"
         details: list[str] = []
@@ -311,15 +213,15 @@ async def _ledger(
             details.append(f"{expected['event_type']} of {expected['amount']} has no ledger row")
         else:
             fields = [k for k in expected if expected[k] != actual.get(k)]
-            if fields == ["balance_after"] and row["wallet"] in explained:
-                cascaded[row["wallet"]] += 1
+            if fields == ["balance_after"] and row.wallet in explained:
+                cascaded[row.wallet] += 1
                 continue
             details += [f"{k}: ledger {actual.get(k)}, events say {expected[k]}" for k in fields]
-        if row["wrong_stream"]:
-            details.append(f"event in wallet {row['wallet']}'s stream names another wallet")
-        if row["overdrawn"]:
+        if row.wrong_stream:
+            details.append(f"event in wallet {row.wallet}'s stream names another wallet")
+        if row.overdrawn:
             details.append("the events take the balance below zero")
-        explained.add(row["wallet"])
+        explained.add(row.wallet)
         report.mismatches.append(
             Mismatch(
                 check="ledger",
@@ -360,7 +262,7 @@ class _RoundBooks:
         self.boxes: set[Key] = set()
 
     def mismatch(
-        self, check: str, table_id: str, number: int, box: int | None, detail: str
+        self, check: str, table_id: str | None, number: int | None, box: int | None, detail: str
     ) -> None:
         subject = f"table {table_id} round {number}" + (f" box {box}" if box is not None else "")
         self.report.mismatches.append(
@@ -480,51 +382,48 @@ class _RoundBooks:
 
 
 async def _rounds(
-    conn: AnyConnection, report: ReconcileReport, start: datetime | None, end: datetime | None
+    reads: ReconcileReads, report: ReconcileReport, start: datetime | None, end: datetime | None
 ) -> None:
-    # Dropped first: a caller may run two reconciliations inside one transaction.
-    await conn.execute("DROP TABLE IF EXISTS pg_temp.reconcile_rounds")
-    await conn.execute(_ROUNDS, start, end)
-    report.rounds = await conn.fetchval("SELECT count(*) FROM reconcile_rounds")
-    report.settled = await conn.fetchval(_ROUNDS_SETTLED)
+    report.rounds = await reads.choose_rounds(start, end)
+    report.settled = await reads.settled()
     books = _RoundBooks(report)
-    for row in await conn.fetch(_ROUND_EVENTS, _GAME_TYPES):
-        table_id = row["stream_id"].removeprefix(TABLE_PREFIX)
+    for row in await reads.round_events(_GAME_TYPES):
+        table_id = row.stream_id.removeprefix(TABLE_PREFIX)
         event = _decoded(books, row, table_id)
         if event is not None:
             books.game_event(table_id, event)
     money: list[tuple[str, WalletDebited | WalletCredited]] = []
-    for row in await conn.fetch(_MONEY_EVENTS, TABLE_PREFIX):
+    for row in await reads.money_events():
         event = _decoded(books, row, None)
         if isinstance(event, WalletDebited | WalletCredited):
-            money.append((row["stream_id"], event))
-    internal = await internal_wallets(conn, {event.wallet_id for _, event in money})
+            money.append((row.stream_id, event))
+    internal = await internal_wallets(reads, {event.wallet_id for _, event in money})
     for stream_id, event in money:
         books.money_event(stream_id, event, internal=event.wallet_id in internal)
     books.compare()
     report.boxes = len(books.boxes)
     report.with_bets = len({(table_id, number) for table_id, number, _ in books.boxes})
-    for row in await conn.fetch(_ORPHANS, TABLE_PREFIX, start, end):
+    for orphan in await reads.orphans(start, end):
         books.mismatch(
             "money",
-            row["table_id"],
-            row["round"],
+            orphan.table_id,
+            orphan.round,
             None,
-            f"wallet event at position {row['global_position']} ({row['stream_id']}) "
+            f"wallet event at position {orphan.global_position} ({orphan.stream_id}) "
             "names a round that was never opened",
         )
 
 
-def _decoded(books: _RoundBooks, row: Any, table_id: str | None) -> Any:
+def _decoded(books: _RoundBooks, row: RoundEvent, table_id: str | None) -> Any:
     try:
-        return decode_event(row["event_type"], row["schema_version"], row["data"])
+        return decode_event(row.event_type, row.schema_version, row.data)
     except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as error:
-        data = msgspec.json.decode(row["data"])
+        data = msgspec.json.decode(row.data)
         books.mismatch(
             "money",
             table_id or str(data.get("table_id")),
             int(data.get("round", 0)),
             data.get("box"),
-            f"{row['event_type']} cannot be read: {error}",
+            f"{row.event_type} cannot be read: {error}",
         )
         return None

@@ -28,18 +28,9 @@ import msgspec
 from russian_poker.events.codec import Event, decode_event
 from russian_poker.events.commands import SYSTEM, Actor, Command, OpenRound
 from russian_poker.events.game import RoundOpened, RoundSettled
-from russian_poker.events.postgres.store import (
-    AnyConnection,
-    RecordedEvent,
-    read_stream,
-    recorded_from_row,
-)
-from russian_poker.events.streams import (
-    SEAMLESS_PREFIX,
-    TABLE_PREFIX,
-    WALLET_PREFIX,
-    table_stream,
-)
+from russian_poker.events.postgres.replay import ReplayStore
+from russian_poker.events.records import RecordedEvent
+from russian_poker.events.streams import table_stream
 from russian_poker.events.wallet import WalletEvent
 from russian_poker.projections.compare import differences, render
 from russian_poker.service.audit.money_streams import WalletKinds, money_stream, wallet_of_stream
@@ -60,43 +51,7 @@ __all__ = [
 Progress = Callable[[int, int, int], None]
 """Called after each round with (rounds done, rounds selected, events compared)."""
 
-_COMMAND_CHUNK: Final = 5000
 _WALLET_TYPES: Final = typing.get_args(WalletEvent)
-
-_SETTLED: Final = """
-SELECT substr(stream_id, length($1) + 1) AS table_id, (data->>'round')::int AS round
-FROM events
-WHERE event_type = 'RoundSettled'
-  AND ($2::timestamptz IS NULL OR recorded_at >= $2)
-  AND ($3::timestamptz IS NULL OR recorded_at < $3)
-"""
-_IN_PLAY: Final = """
-SELECT count(*) FROM events AS o
-WHERE o.event_type = 'RoundOpened'
-  AND ($1::timestamptz IS NULL OR o.recorded_at >= $1)
-  AND ($2::timestamptz IS NULL OR o.recorded_at < $2)
-  AND NOT EXISTS (SELECT 1 FROM events AS s WHERE s.event_type = 'RoundSettled'
-                  AND s.stream_id = o.stream_id AND s.data->'round' = o.data->'round')
-"""
-_ONE_ROUND: Final = """
-SELECT EXISTS (SELECT 1 FROM events WHERE event_type = 'RoundOpened'
-               AND stream_id = $1 AND (data->>'round')::int = $2) AS opened,
-       EXISTS (SELECT 1 FROM events WHERE event_type = 'RoundSettled'
-               AND stream_id = $1 AND (data->>'round')::int = $2) AS settled
-"""
-# Both kinds of money stream: which one an event should be in is checked afterwards. In
-# global order, so a wallet's events keep the command's order even if one was moved to a
-# stream of the other kind. The prefixes are spelled as the predicate of the partial index
-# events_money_command_id_idx (migration 0014) spells them, so the planner uses it.
-_WALLET_EVENTS: Final = f"""
-SELECT global_position, tx_id, stream_id, stream_version, event_id, event_type, schema_version,
-       data::text AS data, metadata::text AS metadata, recorded_at,
-       metadata->>'command_id' AS command_id
-FROM events
-WHERE metadata->>'command_id' = ANY($1::text[])
-  AND (starts_with(stream_id, '{WALLET_PREFIX}') OR starts_with(stream_id, '{SEAMLESS_PREFIX}'))
-ORDER BY global_position
-"""
 
 
 class Difference(msgspec.Struct, frozen=True, kw_only=True):
@@ -187,7 +142,7 @@ _meta_decoder: Final = msgspec.json.Decoder(_Meta)
 
 
 async def select_rounds(
-    conn: AnyConnection,
+    store: ReplayStore,
     *,
     table_round: tuple[str, int] | None = None,
     start: datetime | None = None,
@@ -200,29 +155,27 @@ async def select_rounds(
     """
     if table_round is not None:
         table_id, number = table_round
-        found = await conn.fetchrow(_ONE_ROUND, table_stream(table_id), number)
-        if found is None or not found["opened"]:
+        found = await store.round(table_stream(table_id), number)
+        if not found.opened:
             raise LookupError(f"table {table_id} has no round {number}")
-        if not found["settled"]:
+        if not found.settled:
             return {}, [f"{table_id}:{number}"]
         return {table_id: [number]}, []
-    rows = await conn.fetch(_SETTLED, TABLE_PREFIX, start, end)
     selected: dict[str, list[int]] = defaultdict(list)
-    for row in rows:
-        selected[row["table_id"]].append(row["round"])
+    for table_id, number in await store.settled_rounds(start, end):
+        selected[table_id].append(number)
     return {t: sorted(r) for t, r in sorted(selected.items())}, []
 
 
 async def rounds_in_play(
-    conn: AnyConnection, *, start: datetime | None = None, end: datetime | None = None
+    store: ReplayStore, *, start: datetime | None = None, end: datetime | None = None
 ) -> int:
     """Rounds opened in ``[start, end)`` (either bound optional) that are not settled."""
-    count: int = await conn.fetchval(_IN_PLAY, start, end)
-    return count
+    return await store.in_play(start, end)
 
 
 async def verify_rounds(
-    conn: AnyConnection,
+    store: ReplayStore,
     selection: dict[str, list[int]],
     *,
     progress: Progress | None = None,
@@ -231,9 +184,9 @@ async def verify_rounds(
     started = time.perf_counter()
     report = ReplayReport()
     total = sum(len(rounds) for rounds in selection.values())
-    kinds = WalletKinds(conn)
+    kinds = WalletKinds(store)
     for table_id, rounds in selection.items():
-        await _TableReplay(conn, table_id, report, progress, total, kinds).run(set(rounds))
+        await _TableReplay(store, table_id, report, progress, total, kinds).run(set(rounds))
     report.seconds = time.perf_counter() - started
     return report
 
@@ -248,14 +201,14 @@ class _Group(msgspec.Struct, kw_only=True):
 class _TableReplay:
     def __init__(
         self,
-        conn: AnyConnection,
+        store: ReplayStore,
         table_id: str,
         report: ReplayReport,
         progress: Progress | None,
         total: int,
         kinds: WalletKinds,
     ) -> None:
-        self.conn = conn
+        self.store = store
         self.kinds = kinds
         self.table_id = table_id
         self.report = report
@@ -280,7 +233,7 @@ class _TableReplay:
         self.round_failed = True
 
     async def run(self, wanted: set[int]) -> None:
-        records = await read_stream(self.conn, table_stream(self.table_id))
+        records = await self.store.read_stream(table_stream(self.table_id))
         metas = [_meta_decoder.decode(r.metadata) for r in records]
         opened: dict[int, int] = {}
         settled: dict[int, int] = {}
@@ -343,12 +296,10 @@ class _TableReplay:
         event naming another wallet than its stream's is then a field difference."""
         wanted = sorted(c for c in command_ids if c)
         found: dict[str, dict[str, list[RecordedEvent]]] = defaultdict(lambda: defaultdict(list))
-        for offset in range(0, len(wanted), _COMMAND_CHUNK):
-            chunk = wanted[offset : offset + _COMMAND_CHUNK]
-            for row in await self.conn.fetch(_WALLET_EVENTS, chunk):
-                wallet = wallet_of_stream(row["stream_id"])
-                assert wallet is not None  # the query reads money streams only
-                found[row["command_id"]][wallet].append(recorded_from_row(row))
+        for command_id, record in await self.store.money_of(wanted):
+            wallet = wallet_of_stream(record.stream_id)
+            assert wallet is not None  # the store reads money streams only
+            found[command_id][wallet].append(record)
         await self.kinds.load(w for by_wallet in found.values() for w in by_wallet)
         return found
 

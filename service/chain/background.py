@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import asyncio
 
-import asyncpg
 import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.pool import DATABASE_GONE
 from russian_poker.service.background import BackgroundLoop
 from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
@@ -27,17 +27,14 @@ class Checkpointer(BackgroundLoop):
 
     name = "chain-checkpoints"
 
-    def __init__(
-        self, pool: asyncpg.Pool[asyncpg.Record], key: Ed25519PrivateKey, *, every_s: float
-    ) -> None:
-        self._pool = pool
+    def __init__(self, store: ChainStore, key: Ed25519PrivateKey, *, every_s: float) -> None:
+        self._store = store
         self._key = key
         self._every_s = every_s
 
     async def tick(self) -> Checkpoint | None:
         """Make the next checkpoint if something changed and no one else is making it."""
-        async with self._pool.acquire() as conn:
-            checkpoint = await make_checkpoint(conn, self._key, wait=False)
+        checkpoint = await make_checkpoint(self._store, self._key, wait=False)
         if checkpoint is not None:
             _log.info("chain_checkpoint", seq=checkpoint.seq, leaves=checkpoint.leaf_count)
         return checkpoint

@@ -13,18 +13,17 @@ import hashlib
 import struct
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from russian_poker.events.postgres.store import AnyConnection
+from russian_poker.events.postgres.chain import ChainStore, LeafRow, StoredCheckpoint
 from russian_poker.service.chain.hashing import GENESIS, micros
 from russian_poker.service.chain.keys import key_id
 from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
 
 __all__ = [
-    "CHECKPOINT_LOCK",
     "Checkpoint",
     "Leaf",
     "checkpoint_digest",
@@ -32,43 +31,8 @@ __all__ = [
     "sorted_leaves",
 ]
 
-CHECKPOINT_LOCK: Final = int.from_bytes(
-    hashlib.sha256(b"chain:checkpoint").digest()[:8], "big", signed=True
-)
-"""Advisory lock serialising checkpoint makers (``seq`` and ``prev_digest`` need it)."""
-
 DOMAIN: Final = b"russian-poker/chain-checkpoint/v1\x00"
 _BODY: Final = struct.Struct(">qqQq32sq32s32s")
-
-_HORIZON: Final = "SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin, now() AS at"
-_LAST: Final = """
-SELECT seq, upto_tx_id, upto_position, digest FROM chain_checkpoints ORDER BY seq DESC LIMIT 1
-"""
-# Streams with an event in [after, below), each with its head below the horizon (a stream
-# may have an event under the horizon written after one above it: the head is the highest).
-_LEAVES: Final = """
-WITH touched AS (
-    SELECT stream_id, max(global_position) AS position FROM events
-    WHERE tx_id >= $1::xid8 AND tx_id < $2::xid8
-    GROUP BY stream_id
-)
-SELECT t.stream_id, t.position, head.stream_version, head.hash
-FROM touched AS t
-CROSS JOIN LATERAL (
-    SELECT e.stream_version, e.hash FROM events AS e
-    WHERE e.stream_id = t.stream_id AND e.tx_id < $2::xid8
-    ORDER BY e.stream_version DESC LIMIT 1
-) AS head
-"""
-_INSERT: Final = """
-INSERT INTO chain_checkpoints (seq, created_at, upto_tx_id, upto_position, prev_digest,
-                               leaf_count, merkle_root, digest, key_id, signature)
-VALUES ($1, $2, $3::xid8, $4, $5, $6, $7, $8, $9, $10)
-"""
-_INSERT_LEAVES: Final = """
-INSERT INTO chain_checkpoint_leaves (seq, stream_id, stream_version, hash)
-SELECT $1, s, v, h FROM unnest($2::text[], $3::bigint[], $4::bytea[]) AS l(s, v, h)
-"""
 
 
 class Leaf(msgspec.Struct, frozen=True, kw_only=True):
@@ -127,41 +91,36 @@ def sorted_leaves(leaves: Sequence[Leaf]) -> list[Leaf]:
 
 
 async def make_checkpoint(
-    conn: AnyConnection, key: Ed25519PrivateKey, *, allow_empty: bool = False, wait: bool = True
+    store: ChainStore, key: Ed25519PrivateKey, *, allow_empty: bool = False, wait: bool = True
 ) -> Checkpoint | None:
     """Sign and store the next checkpoint; ``None`` when no stream changed since the last
     one (unless ``allow_empty``) or, without ``wait``, another maker holds the lock."""
-    async with conn.transaction():
-        # READ COMMITTED on purpose: the statements after the lock see the checkpoint its
-        # previous holder committed (a REPEATABLE READ snapshot would predate the lock).
-        if wait:
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", CHECKPOINT_LOCK)
-        elif not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", CHECKPOINT_LOCK):
+    async with store.making(wait=wait) as making:
+        if making is None:
             return None
-        horizon = await conn.fetchrow(_HORIZON)
-        assert horizon is not None
-        last = await conn.fetchrow(_LAST)
-        after = int(last["upto_tx_id"]) if last else 0
+        horizon = await making.horizon()
+        last = await making.last()
+        after = last.upto_tx_id if last else 0
         # Below an xmin nothing can still commit, so every later statement (any snapshot)
         # sees the same events under it.
-        below = max(int(horizon["xmin"]), after)
-        rows = await conn.fetch(_LEAVES, after, below)
-        if not rows and not allow_empty:
+        below = max(horizon.xmin, after)
+        heads = await making.heads(after, below)
+        if not heads and not allow_empty:
             return None
         leaves = sorted_leaves(
             [
-                Leaf(stream_id=r["stream_id"], stream_version=r["stream_version"], hash=r["hash"])
-                for r in rows
+                Leaf(stream_id=h.stream_id, stream_version=h.stream_version, hash=h.hash)
+                for h in heads
             ]
         )
-        position = max([last["upto_position"] if last else 0, *(r["position"] for r in rows)])
+        position = max([last.upto_position if last else 0, *(h.position for h in heads)])
         public = key.public_key()
-        values = {
-            "seq": (last["seq"] + 1) if last else 1,
-            "created_at": horizon["at"],
+        values: dict[str, Any] = {
+            "seq": (last.seq + 1) if last else 1,
+            "created_at": horizon.at,
             "upto_tx_id": below,
             "upto_position": position,
-            "prev_digest": bytes(last["digest"]) if last else GENESIS,
+            "prev_digest": bytes(last.digest) if last else GENESIS,
             "leaf_count": len(leaves),
             "merkle_root": merkle_root(
                 [leaf_bytes(x.stream_id, x.stream_version, x.hash) for x in leaves]
@@ -170,24 +129,8 @@ async def make_checkpoint(
         }
         digest = checkpoint_digest(**values)
         checkpoint = Checkpoint(**values, digest=digest, signature=key.sign(digest))
-        await conn.execute(
-            _INSERT,
-            checkpoint.seq,
-            checkpoint.created_at,
-            checkpoint.upto_tx_id,
-            checkpoint.upto_position,
-            checkpoint.prev_digest,
-            checkpoint.leaf_count,
-            checkpoint.merkle_root,
-            checkpoint.digest,
-            checkpoint.key_id,
-            checkpoint.signature,
-        )
-        await conn.execute(
-            _INSERT_LEAVES,
-            checkpoint.seq,
-            [x.stream_id for x in leaves],
-            [x.stream_version for x in leaves],
-            [x.hash for x in leaves],
+        await making.insert(
+            StoredCheckpoint(**msgspec.structs.asdict(checkpoint)),
+            [LeafRow(x.stream_id, x.stream_version, x.hash) for x in leaves],
         )
         return checkpoint

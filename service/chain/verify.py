@@ -10,12 +10,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, cast
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from russian_poker.events.postgres.store import AnyConnection
+from russian_poker.events.postgres.chain import (
+    ChainEvent,
+    ChainSnapshot,
+    ChainStore,
+    CheckpointLeaf,
+)
 from russian_poker.service.chain.checkpoints import checkpoint_digest
 from russian_poker.service.chain.findings import Finding, StoredRow, classify
 from russian_poker.service.chain.hashing import GENESIS, event_hash
@@ -23,47 +28,6 @@ from russian_poker.service.chain.keys import key_id, verify_signature
 from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
 
 __all__ = ["ChainReport", "verify_chain"]
-
-_PREFETCH: Final = 5000
-_FIELDS: Final = """
-e.stream_id, e.stream_version, e.event_id, e.event_type, e.schema_version,
-e.data::text AS data, e.metadata::text AS metadata, e.recorded_at, e.prev_hash, e.hash
-"""
-_EVENTS: Final = f"""
-SELECT {_FIELDS}, NULL::bytea AS pred_hash, false AS pred_present FROM events AS e
-ORDER BY e.stream_id, e.stream_version
-"""
-# A window: each stream's first event in it is still checked against its predecessor.
-_EVENTS_IN: Final = f"""
-SELECT {_FIELDS}, p.hash AS pred_hash, p.stream_id IS NOT NULL AS pred_present
-FROM events AS e
-LEFT JOIN events AS p ON p.stream_id = e.stream_id AND p.stream_version = e.stream_version - 1
-WHERE ($1::timestamptz IS NULL OR e.recorded_at >= $1)
-  AND ($2::timestamptz IS NULL OR e.recorded_at < $2)
-ORDER BY e.stream_id, e.stream_version
-"""
-_STREAM: Final = (
-    f"SELECT {_FIELDS} FROM events AS e WHERE e.stream_id = $1 ORDER BY e.stream_version"
-)
-_HEADS: Final = """
-SELECT coalesce(s.stream_id, e.stream_id) AS stream_id, s.version, e.last
-FROM streams AS s
-FULL JOIN (SELECT stream_id, max(stream_version) AS last FROM events GROUP BY stream_id) AS e
-    ON e.stream_id = s.stream_id
-WHERE s.version IS DISTINCT FROM e.last
-ORDER BY 1
-"""
-_CHECKPOINTS: Final = """
-SELECT c.seq, c.created_at, c.upto_tx_id, c.upto_position, c.prev_digest, c.leaf_count,
-       c.merkle_root, c.digest, c.key_id, c.signature,
-       l.stream_id, l.stream_version, l.hash AS leaf_hash, e.hash AS event_hash,
-       e.stream_id IS NOT NULL AS present
-FROM chain_checkpoints AS c
-LEFT JOIN chain_checkpoint_leaves AS l ON l.seq = c.seq
-LEFT JOIN events AS e ON e.stream_id = l.stream_id AND e.stream_version = l.stream_version
-ORDER BY c.seq, l.stream_id COLLATE "C"
-"""
-_UNCOVERED: Final = "SELECT count(*) FROM events WHERE tx_id >= $1::xid8"
 
 
 class ChainReport(msgspec.Struct, kw_only=True):
@@ -83,25 +47,25 @@ class ChainReport(msgspec.Struct, kw_only=True):
         return self.events / self.seconds if self.seconds else 0.0
 
 
-def _self_ok(row: Any, prev: bytes) -> bool:
+def _self_ok(row: ChainEvent, prev: bytes) -> bool:
     return bool(
         event_hash(
             prev,
-            row["stream_id"],
-            row["stream_version"],
-            row["event_id"],
-            row["event_type"],
-            row["schema_version"],
-            row["data"],
-            row["metadata"],
-            row["recorded_at"],
+            row.stream_id,
+            row.stream_version,
+            row.event_id,
+            row.event_type,
+            row.schema_version,
+            row.data,
+            row.metadata,
+            row.recorded_at,
         )
-        == row["hash"]
+        == row.hash
     )
 
 
 async def verify_chain(
-    conn: AnyConnection,
+    store: ChainStore,
     trusted: Sequence[Ed25519PublicKey],
     *,
     start: datetime | None = None,
@@ -114,24 +78,24 @@ async def verify_chain(
     report = ChainReport()
     began = time.perf_counter()
     windowed = start is not None or end is not None
-    async with conn.transaction(isolation="repeatable_read", readonly=True):
-        broken = await _walk_events(conn, report, start, end, windowed, progress)
+    async with store.snapshot() as chain:
+        broken = await _walk_events(chain, report, start, end, windowed, progress)
         for stream_id, (first, before) in broken.items():
-            found = await _diagnose(conn, stream_id, first, before)
+            found = await _diagnose(chain, stream_id, first, before)
             # classify() repeats the walk's checks, so it names something; just in case:
             report.findings.append(
                 found
                 or Finding(kind="changed", stream_id=stream_id, detail="its links do not verify")
             )
         if end is None:
-            await _check_heads(conn, report, set(broken))
-        await _check_checkpoints(conn, report, trusted, set(broken), start, end)
+            await _check_heads(chain, report, set(broken))
+        await _check_checkpoints(chain, report, trusted, set(broken), start, end)
     report.seconds = time.perf_counter() - began
     return report
 
 
 async def _walk_events(
-    conn: AnyConnection,
+    chain: ChainSnapshot,
     report: ChainReport,
     start: datetime | None,
     end: datetime | None,
@@ -145,28 +109,26 @@ async def _walk_events(
     version = 0
     prev: bytes | None = GENESIS
     origin: tuple[int, bytes | None] = (1, GENESIS)
-    args: tuple[Any, ...] = (start, end) if windowed else ()
-    cursor = conn.cursor(_EVENTS_IN if windowed else _EVENTS, *args, prefetch=_PREFETCH)
-    async for row in cursor:
+    async for row in chain.events(start, end):
         report.events += 1
         if progress is not None and report.events % 10_000 == 0:
             progress(report.events)
-        stream_id = row["stream_id"]
+        stream_id = row.stream_id
         if stream_id != stream:
             stream = stream_id
             report.streams += 1
-            version = row["stream_version"]
+            version = row.stream_version
             if version == 1 or not windowed:
                 version, prev = 1, GENESIS
             else:
-                prev = bytes(row["pred_hash"]) if row["pred_present"] else None
+                prev = bytes(cast(bytes, row.pred_hash)) if row.pred_present else None
             origin = (version, prev)
         if stream_id in broken:
             continue
-        hash_ = bytes(row["hash"])
+        hash_ = bytes(row.hash)
         if (
-            row["stream_version"] != version
-            or row["prev_hash"] != prev
+            row.stream_version != version
+            or row.prev_hash != prev
             or prev is None
             or not _self_ok(row, prev)
         ):
@@ -177,26 +139,25 @@ async def _walk_events(
 
 
 async def _diagnose(
-    conn: AnyConnection, stream_id: str, first: int, before: bytes | None
+    chain: ChainSnapshot, stream_id: str, first: int, before: bytes | None
 ) -> Finding | None:
     rows = [
         StoredRow(
-            version=r["stream_version"],
-            event_id=r["event_id"],
-            prev_hash=bytes(r["prev_hash"]),
-            hash=bytes(r["hash"]),
-            self_ok=_self_ok(r, bytes(r["prev_hash"])),
+            version=r.stream_version,
+            event_id=r.event_id,
+            prev_hash=bytes(r.prev_hash),
+            hash=bytes(r.hash),
+            self_ok=_self_ok(r, bytes(r.prev_hash)),
         )
-        for r in await conn.fetch(_STREAM, stream_id)
+        for r in await chain.stream(stream_id)
     ]
     return classify(stream_id, rows, first=first, before=before)
 
 
-async def _check_heads(conn: AnyConnection, report: ChainReport, skip: set[str]) -> None:
+async def _check_heads(chain: ChainSnapshot, report: ChainReport, skip: set[str]) -> None:
     """``streams.version`` is each stream's last event: else events went at its end (or
     were added past it)."""
-    for row in await conn.fetch(_HEADS):
-        stream_id, head, last = row["stream_id"], row["version"], row["last"]
+    for stream_id, head, last in await chain.head_mismatches():
         if stream_id in skip:
             continue
         if last is None or (head is not None and head > last):
@@ -223,7 +184,7 @@ async def _check_heads(conn: AnyConnection, report: ChainReport, skip: set[str])
 
 
 async def _check_checkpoints(
-    conn: AnyConnection,
+    chain: ChainSnapshot,
     report: ChainReport,
     trusted: Sequence[Ed25519PublicKey],
     skip: set[str],
@@ -232,22 +193,21 @@ async def _check_checkpoints(
 ) -> None:
     keys = {key_id(key): key for key in trusted}
     previous: tuple[int, bytes, int] = (0, GENESIS, 0)  # seq, digest, horizon
-    group: list[Any] = []
-    cursor = conn.cursor(_CHECKPOINTS, prefetch=_PREFETCH)
-    async for row in cursor:
-        if group and row["seq"] != group[0]["seq"]:
+    group: list[CheckpointLeaf] = []
+    async for row in chain.checkpoint_leaves():
+        if group and row.checkpoint.seq != group[0].checkpoint.seq:
             previous = _check_checkpoint(report, group, previous, keys, skip, start, end)
             group = []
         group.append(row)
     if group:
         previous = _check_checkpoint(report, group, previous, keys, skip, start, end)
     if previous[0]:
-        report.uncovered = await conn.fetchval(_UNCOVERED, previous[2])
+        report.uncovered = await chain.uncovered(previous[2])
 
 
 def _check_checkpoint(
     report: ChainReport,
-    rows: list[Any],
+    rows: list[CheckpointLeaf],
     previous: tuple[int, bytes, int],
     keys: dict[str, Ed25519PublicKey],
     skip: set[str],
@@ -256,72 +216,72 @@ def _check_checkpoint(
 ) -> tuple[int, bytes, int]:
     """One checkpoint (its rows: one per leaf, or one without a leaf); returns what the
     next one must follow."""
-    head = rows[0]
-    seq = head["seq"]
+    head = rows[0].checkpoint
+    seq = head.seq
     report.checkpoints += 1
-    leaves = [r for r in rows if r["stream_id"] is not None]
+    leaves = [(r.leaf, r) for r in rows if r.leaf is not None]
     report.leaves += len(leaves)
     root = merkle_root(
-        [leaf_bytes(r["stream_id"], r["stream_version"], bytes(r["leaf_hash"])) for r in leaves]
+        [leaf_bytes(x.stream_id, x.stream_version, bytes(x.hash)) for x, _ in leaves]
     )
     try:
         digest = checkpoint_digest(
             seq=seq,
-            created_at=head["created_at"],
-            upto_tx_id=int(head["upto_tx_id"]),
-            upto_position=head["upto_position"],
-            prev_digest=bytes(head["prev_digest"]),
-            leaf_count=head["leaf_count"],
-            merkle_root=bytes(head["merkle_root"]),
-            key_id=head["key_id"],
+            created_at=head.created_at,
+            upto_tx_id=int(head.upto_tx_id),
+            upto_position=head.upto_position,
+            prev_digest=bytes(head.prev_digest),
+            leaf_count=head.leaf_count,
+            merkle_root=bytes(head.merkle_root),
+            key_id=head.key_id,
         )
     except ValueError:  # a key_id that is not hex: refused below as an unknown key
-        digest = bytes(head["digest"])
+        digest = bytes(head.digest)
 
     def invalid(kind: Any, detail: str) -> tuple[int, bytes, int]:
         report.findings.append(Finding(kind=kind, checkpoint=seq, detail=detail))
-        return seq, digest, int(head["upto_tx_id"])
+        return seq, digest, int(head.upto_tx_id)
 
-    key = keys.get(head["key_id"])
+    key = keys.get(head.key_id)
     if key is None:
-        return invalid("forged", f"signed by key {head['key_id'][:16]}…, not a trusted key")
-    if not verify_signature(key, bytes(head["signature"]), digest):
+        return invalid("forged", f"signed by key {head.key_id[:16]}…, not a trusted key")
+    if not verify_signature(key, bytes(head.signature), digest):
         return invalid("forged", "its signature does not match its contents")
     if seq != previous[0] + 1:
         return invalid("invalid", f"checkpoint {previous[0] + 1} is missing before it")
-    if bytes(head["prev_digest"]) != previous[1]:
+    if bytes(head.prev_digest) != previous[1]:
         return invalid("invalid", f"it does not follow checkpoint {previous[0]}")
-    if int(head["upto_tx_id"]) < previous[2]:
+    if int(head.upto_tx_id) < previous[2]:
         return invalid("invalid", "its horizon is before the previous checkpoint's")
-    if head["leaf_count"] != len(leaves) or root != bytes(head["merkle_root"]):
+    if head.leaf_count != len(leaves) or root != bytes(head.merkle_root):
         return invalid("invalid", "its leaves do not match its signed Merkle root")
-    in_window = (start is None or head["created_at"] >= start) and (
-        end is None or head["created_at"] < end
+    in_window = (start is None or head.created_at >= start) and (
+        end is None or head.created_at < end
     )
-    for leaf in leaves if in_window else ():
-        if leaf["stream_id"] in skip:
+    for leaf, found in leaves if in_window else ():
+        if leaf.stream_id in skip:
             continue
-        if not leaf["present"]:
+        if not found.present:
             report.findings.append(
                 Finding(
                     kind="deleted",
-                    stream_id=leaf["stream_id"],
-                    stream_version=leaf["stream_version"],
+                    stream_id=leaf.stream_id,
+                    stream_version=leaf.stream_version,
                     checkpoint=seq,
                     detail=f"the event checkpoint {seq} committed to is missing",
                 )
             )
-            skip.add(leaf["stream_id"])
-        elif bytes(leaf["event_hash"]) != bytes(leaf["leaf_hash"]):
+            skip.add(leaf.stream_id)
+        elif bytes(cast(bytes, found.event_hash)) != bytes(leaf.hash):
             report.findings.append(
                 Finding(
                     kind="rewritten",
-                    stream_id=leaf["stream_id"],
-                    stream_version=leaf["stream_version"],
+                    stream_id=leaf.stream_id,
+                    stream_version=leaf.stream_version,
                     checkpoint=seq,
                     detail=f"the stream was rewritten after checkpoint {seq}: this event's "
                     "hash is not the one the checkpoint signed",
                 )
             )
-            skip.add(leaf["stream_id"])
-    return seq, digest, int(head["upto_tx_id"])
+            skip.add(leaf.stream_id)
+    return seq, digest, int(head.upto_tx_id)

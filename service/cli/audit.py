@@ -19,6 +19,9 @@ import click
 
 from russian_poker.events.postgres.books import BookStore, Reconciled, Window
 from russian_poker.events.postgres.operators import OperatorStore
+from russian_poker.events.postgres.rebuild import RebuildStore
+from russian_poker.events.postgres.reconcile import ReconcileStore
+from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.projections.rebuild import NAMES, RebuildReport, rebuild
 from russian_poker.service.audit.reconcile import ReconcileReport, reconcile
 from russian_poker.service.audit.replay import (
@@ -53,7 +56,7 @@ def rebuild_command(name: str | None) -> None:
     """
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> list[RebuildReport]:
-        return [await rebuild(conn, n) for n in ([name] if name else NAMES)]
+        return [await rebuild(RebuildStore(conn), n) for n in ([name] if name else NAMES)]
 
     reports = on_the_store(work)
     for report in reports:
@@ -118,16 +121,17 @@ def replay_command(
     window = (iso_time(start), iso_time(end))
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ReplayReport:
+        store = ReplayStore(conn)
         try:
             selection, unsettled = await select_rounds(
-                conn, table_round=table_round, start=window[0], end=window[1]
+                store, table_round=table_round, start=window[0], end=window[1]
             )
         except LookupError as error:
             raise click.ClickException(str(error)) from None
-        report = await verify_rounds(conn, selection, progress=_Progress())
+        report = await verify_rounds(store, selection, progress=_Progress())
         report.skipped.extend(unsettled)
         if table_round is None:
-            report.in_play = await rounds_in_play(conn, start=window[0], end=window[1])
+            report.in_play = await rounds_in_play(store, start=window[0], end=window[1])
         else:
             report.in_play = len(unsettled)
         return report
@@ -200,7 +204,7 @@ def reconcile_command(
         return
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ReconcileReport:
-        return await reconcile(conn, start=window[0], end=window[1])
+        return await reconcile(ReconcileStore(conn), start=window[0], end=window[1])
 
     report = on_the_store(work)
     for mismatch in report.mismatches:

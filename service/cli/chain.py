@@ -17,6 +17,7 @@ import click
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
 from russian_poker.service.chain.keys import CheckpointKeyError, load_public_key, signing_key
 from russian_poker.service.chain.verify import ChainReport, verify_chain
@@ -39,7 +40,7 @@ def checkpoint_command() -> None:
     key = _settings_key()
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> Checkpoint | None:
-        return await make_checkpoint(conn, key, allow_empty=True)
+        return await make_checkpoint(ChainStore(conn), key, allow_empty=True)
 
     made = on_the_store(work, idle_in_transaction_s=3600, name="russian-poker-chain")
     assert made is not None
@@ -90,7 +91,9 @@ def verify_chain_command(
             click.echo(f"re-hashed {events:,} events ({rate:,.0f} events/s)", err=True)
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ChainReport:
-        return await verify_chain(conn, trusted, start=window[0], end=window[1], progress=progress)
+        return await verify_chain(
+            ChainStore(conn), trusted, start=window[0], end=window[1], progress=progress
+        )
 
     report = on_the_store(work, idle_in_transaction_s=3600, name="russian-poker-chain")
     if as_json:

@@ -17,6 +17,7 @@ import asyncpg
 import click
 import msgspec
 
+from russian_poker.events.postgres.store import EventStore
 from russian_poker.service.cli.audit_group import on_the_store
 from russian_poker.service.fairness.check import check_proof
 from russian_poker.service.fairness.proof import RoundProof, load_proof
@@ -80,7 +81,7 @@ def _load(round_id: str) -> RoundProof:
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> RoundProof:
         try:
-            return await load_proof(conn, table_id, int(number))
+            return await load_proof(EventStore(conn), table_id, int(number))
         except LookupError as error:
             raise click.ClickException(str(error)) from None
 

@@ -15,7 +15,7 @@ shows it), and the seed determines every card anyway.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Final, Literal
+from typing import Annotated, Final, Literal, Protocol
 
 import msgspec
 
@@ -31,7 +31,7 @@ from russian_poker.events.game import (
     RoundSettled,
     SixthCardBought,
 )
-from russian_poker.events.postgres.store import AnyConnection, read_stream
+from russian_poker.events.records import RecordedEvent
 from russian_poker.events.ruleset import Ruleset
 from russian_poker.events.streams import table_stream
 
@@ -249,9 +249,15 @@ def proof_from_events(table_id: str, events: Sequence[Event], number: int) -> Ro
     )
 
 
-async def load_proof(conn: AnyConnection, table_id: str, number: int) -> RoundProof:
+class StreamReader(Protocol):
+    """Reads a stream (the storage adapter's ``EventStore``)."""
+
+    async def read_stream(self, stream_id: str) -> list[RecordedEvent]: ...
+
+
+async def load_proof(store: StreamReader, table_id: str, number: int) -> RoundProof:
     """The proof of a settled round, read from the table's event stream."""
-    records = await read_stream(conn, table_stream(table_id))
+    records = await store.read_stream(table_stream(table_id))
     if not records:
         raise LookupError(f"no table {table_id}")
     events = [decode_event(r.event_type, r.schema_version, r.data) for r in records]

@@ -1,5 +1,5 @@
-"""The serve process's reports: the software manifest computed once at start-up, and the
-day's RTP per ruleset as Prometheus gauges, refreshed every ``rtp_refresh_s``.
+"""The day's RTP per ruleset as Prometheus gauges, refreshed by the serve process every
+``rtp_refresh_s``.
 
 The gauges are labelled by ruleset fingerprint, game and wager — never by table, so their
 number grows with the rulesets in use, not with the tables (tests/api/
@@ -12,19 +12,16 @@ report (``GET /v1/audit/rtp``) keeps one currency per row.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
-from typing import Any, Final
+from typing import Final
 
 import structlog
-from litestar import Litestar
 from prometheus_client import Gauge
 
+from russian_poker.service.background import BackgroundLoop
 from russian_poker.service.reports.rtp import GroupSums, RtpSource, Sums, figure, theories
 from russian_poker.service.reports.theory import TheoryCache
-from russian_poker.service.software import installed
 
 __all__ = [
     "RTP",
@@ -32,7 +29,7 @@ __all__ = [
     "RTP_ROUNDS",
     "RTP_THEORETICAL",
     "refresh_rtp",
-    "reports_lifespan",
+    "RtpMonitor",
 ]
 
 _log = structlog.get_logger("russian_poker.service.reports")
@@ -107,30 +104,20 @@ async def refresh_rtp(rounds: RtpSource, cache: TheoryCache, now: datetime | Non
     return len(values)
 
 
-async def _refresh_forever(state: Any, interval_s: float) -> None:
-    # The store and the cache are looked up each time: whatever the app holds now.
-    while True:
-        try:
-            await refresh_rtp(state.storage.rtp, state.theory)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a failed refresh is logged; the next one retries
-            _log.exception("rtp_refresh_failed")
-        await asyncio.sleep(interval_s)
+class RtpMonitor(BackgroundLoop):
+    """Refreshes the gauges every ``every_s`` seconds."""
 
+    name = "rtp-gauges"
 
-@asynccontextmanager
-async def reports_lifespan(app: Litestar) -> AsyncIterator[None]:
-    """Runs after the database lifespan (the pool exists): the software manifest, the
-    theoretical-figure cache, and the RTP gauges' refresher (``rtp_refresh_s`` > 0)."""
-    app.state.software = installed()
-    app.state.theory = TheoryCache()
-    interval = float(app.state.settings.rtp_refresh_s)
-    task = asyncio.create_task(_refresh_forever(app.state, interval)) if interval > 0 else None
-    try:
-        yield
-    finally:
-        if task is not None:
-            task.cancel()
-            with suppress(asyncio.CancelledError):
-                await task
+    def __init__(self, rounds: RtpSource, cache: TheoryCache, *, every_s: float) -> None:
+        self._rounds = rounds
+        self._cache = cache
+        self._every_s = every_s
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await refresh_rtp(self._rounds, self._cache)
+            except Exception:  # a failed refresh is logged; the next one retries
+                _log.exception("rtp_refresh_failed")
+            await asyncio.sleep(self._every_s)

@@ -178,7 +178,7 @@ class Harness:
     async def timers(self) -> list[str]:
         """The table's pending time-outs, but the interrupted-round timer (always pending
         while stakes are on the table, and far later than these: tests/abandoned/)."""
-        rows = await self.app.state.pool.fetch(
+        rows = await self.app.state.services.pool.fetch(
             "SELECT timer_key FROM timers WHERE table_id = $1"
             " AND timer_key NOT LIKE '%:abandoned:%' ORDER BY timer_key",
             self.table_id,
@@ -188,13 +188,13 @@ class Harness:
     async def time_out(self, *expected: str) -> None:
         """Make the pending timers (exactly ``expected``) due and let the clock send them."""
         assert await self.timers() == sorted(f"{self.table_id}:{k}" for k in expected)
-        pool = self.app.state.pool
+        pool = self.app.state.services.pool
         await pool.execute(
             "UPDATE timers SET due_at = now() - interval '1 second' WHERE table_id = $1"
             " AND timer_key NOT LIKE '%:abandoned:%'",
             self.table_id,
         )
-        clock = Clock(TimerStore(pool), self.app.state.commands)
+        clock = Clock(TimerStore(pool), self.app.state.services.commands)
         assert await clock.tick() == len(expected)
         self.versions.append((await self.view())["version"])
 

@@ -29,7 +29,7 @@ async def serving(app: Litestar) -> AsyncIterator[str]:
         port=port,
         log_level="warning",
         lifespan="on",
-        **proxy_options(app.state.settings),  # as `russian-poker serve` runs it
+        **proxy_options(app.state.config.settings),  # as `russian-poker serve` runs it
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -29,7 +29,7 @@ DEALER = "8s 8d Ah 4c 6h"  # a pair of eights: the dealer qualifies
 
 
 async def abandoned_timer(h: Harness) -> tuple[str, datetime]:
-    rows = await h.app.state.pool.fetch(
+    rows = await h.app.state.services.pool.fetch(
         "SELECT timer_key, due_at FROM timers"
         " WHERE table_id = $1 AND timer_key LIKE '%:abandoned:%'",
         h.table_id,
@@ -41,14 +41,14 @@ async def abandoned_timer(h: Harness) -> tuple[str, datetime]:
 async def days_pass(h: Harness, seconds: int, *, only_abandoned: bool = False) -> int:
     """Move the table's deadlines ``seconds`` into the past and let the clock send what is
     due; returns how many commands it sent."""
-    await h.app.state.pool.execute(
+    await h.app.state.services.pool.execute(
         "UPDATE timers SET due_at = due_at - make_interval(secs => $2) WHERE table_id = $1"
         " AND ($3 OR timer_key LIKE '%:abandoned:%')",
         h.table_id,
         seconds,
         not only_abandoned,
     )
-    sent = await Clock(TimerStore(h.app.state.pool), h.app.state.commands).tick()
+    sent = await Clock(TimerStore(h.app.state.services.pool), h.app.state.services.commands).tick()
     h.versions.append((await h.view())["version"])
     return sent
 
@@ -88,7 +88,7 @@ async def test_a_round_left_mid_decision_is_completed_with_the_reason_recorded(
     await start(h)
     assert (await h.view())["round"]["awaiting"] == [1]
     # Alice's decision time-out never comes (lost: the case this guards), and a day passes.
-    await h.app.state.pool.execute(
+    await h.app.state.services.pool.execute(
         "DELETE FROM timers WHERE table_id = $1 AND timer_key NOT LIKE '%:abandoned:%'",
         h.table_id,
     )
@@ -138,7 +138,7 @@ async def test_activity_before_the_deadline_moves_it_and_the_round_is_left_alone
     h = harness
     await start(h)
     _, due = await abandoned_timer(h)
-    now = await h.app.state.pool.fetchval("SELECT now()")
+    now = await h.app.state.services.pool.fetchval("SELECT now()")
     assert timedelta(seconds=DAY - 60) < due - now <= timedelta(seconds=DAY)
     # A minute before the deadline: nothing is due, nothing happens.
     assert await days_pass(h, DAY - 60, only_abandoned=True) == 0
@@ -147,7 +147,7 @@ async def test_activity_before_the_deadline_moves_it_and_the_round_is_left_alone
     await h.send("alice", "Play", box=1)  # she is back: the round goes on
     # That ended the round (every box decided): nothing waits, no timer is left.
     assert (
-        await h.app.state.pool.fetchval(
+        await h.app.state.services.pool.fetchval(
             "SELECT count(*) FROM timers WHERE table_id = $1", h.table_id
         )
         == 0
@@ -168,11 +168,11 @@ async def test_each_event_of_the_round_restarts_the_day(harness: Harness) -> Non
     assert await days_pass(h, DAY - 60, only_abandoned=True) == 0  # 23 h 59 min later...
     await h.send("alice", "Play", box=1)  # ...she plays her first box
     second, second_due = await abandoned_timer(h)
-    now = await h.app.state.pool.fetchval("SELECT now()")
+    now = await h.app.state.services.pool.fetchval("SELECT now()")
     assert second != first and second_due - now > timedelta(seconds=DAY - 60)
     assert second_due > first_due
     # Her second box is never decided, and its time-out is lost too: a day later it folds.
-    await h.app.state.pool.execute(
+    await h.app.state.services.pool.execute(
         "DELETE FROM timers WHERE table_id = $1 AND timer_key NOT LIKE '%:abandoned:%'",
         h.table_id,
     )
@@ -195,7 +195,7 @@ async def test_the_rules_own_time_outs_fall_due_first_even_after_an_outage(
     sent = await days_pass(h, 2 * DAY)
     assert sent == 1  # the decision time-out; the interrupted-round one was then stale
     assert (
-        await h.app.state.pool.fetchval(
+        await h.app.state.services.pool.fetchval(
             "SELECT count(*) FROM timers WHERE table_id = $1", h.table_id
         )
         == 0
@@ -219,7 +219,7 @@ async def test_a_round_not_yet_dealt_is_called_off_with_every_bet_refunded(
     await h.send("bob", "PlaceAnte", box=2, ante=100, dark=True)
     await h.balances({"alice": 9_700, "bob": 9_700})
     # The betting timer is lost; a day later the round is called off.
-    await h.app.state.pool.execute(
+    await h.app.state.services.pool.execute(
         "DELETE FROM timers WHERE table_id = $1 AND timer_key NOT LIKE '%:abandoned:%'",
         h.table_id,
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 
+from russian_poker.events.postgres.projections import ProjectionStore
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.runner import ProjectionRunner
 from tests.api.conftest import bearer
@@ -51,7 +52,7 @@ async def test_auditor_sees_the_round_and_can_verify_it(
     api: httpx.AsyncClient, database_url: str
 ) -> None:
     await play_one_round(api)
-    runner = ProjectionRunner(AuditProjection(), dsn=database_url)
+    runner = ProjectionRunner(AuditProjection(), ProjectionStore(database_url))
     await runner.run_until_caught_up()
     await runner.stop()
 

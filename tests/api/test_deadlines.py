@@ -24,7 +24,7 @@ def _due(deadline: dict[str, Any]) -> datetime:
 
 
 async def _rows(h: Harness) -> dict[str, datetime]:
-    rows = await h.app.state.pool.fetch(
+    rows = await h.app.state.services.pool.fetch(
         "SELECT timer_key, due_at FROM timers WHERE table_id = $1", h.table_id
     )
     return {r["timer_key"]: r["due_at"] for r in rows}
@@ -33,7 +33,7 @@ async def _rows(h: Harness) -> dict[str, datetime]:
 async def _committed_at(h: Harness, version: int) -> datetime:
     """When the command that produced ``version`` committed its events (its statement's
     ``now()``, the same instant the timers' due times count from)."""
-    at: datetime = await h.app.state.pool.fetchval(
+    at: datetime = await h.app.state.services.pool.fetchval(
         "SELECT recorded_at FROM events WHERE stream_id = $1 AND stream_version = $2",
         table_stream(h.table_id),
         version,
@@ -132,14 +132,14 @@ async def test_decision_deadlines_follow_the_box_on_turn(harness: Harness) -> No
     assert (await h.view("olga"))["deadlines"] == view["deadlines"]
 
     # A row the state does not wait for (left over, or a later state's) never shows.
-    await h.app.state.pool.execute(
+    await h.app.state.services.pool.execute(
         "INSERT INTO timers (timer_key, table_id, due_at, command)"
         " VALUES ($1, $2, now(), '{}'::jsonb)",
         f"{h.table_id}:1:decision:3:dealt",
         h.table_id,
     )
     assert (await h.view("alice"))["deadlines"] == view["deadlines"]
-    await h.app.state.pool.execute(
+    await h.app.state.services.pool.execute(
         "DELETE FROM timers WHERE timer_key = $1", f"{h.table_id}:1:decision:3:dealt"
     )
 

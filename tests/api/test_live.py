@@ -124,7 +124,7 @@ async def test_the_clock_deals_when_betting_time_runs_out(api: httpx.AsyncClient
     await send(api, ALICE, "1", {"type": "SitDown"})
     await send(api, ALICE, "2", {"type": "PlaceAnte", "box": 1, "ante": 100})
     app = api.app  # type: ignore[attr-defined]
-    pool = app.state.pool
+    pool = app.state.services.pool
     due = await pool.fetch("SELECT timer_key FROM timers WHERE table_id = 't1' ORDER BY due_at")
     # The interrupted-round timer waits a day behind the betting timer (tests/abandoned/).
     assert [r["timer_key"] for r in due] == ["t1:1:betting", "t1:1:abandoned:1"]
@@ -132,7 +132,7 @@ async def test_the_clock_deals_when_betting_time_runs_out(api: httpx.AsyncClient
     from russian_poker.events.postgres.timers import TimerStore
     from russian_poker.service.clock import Clock
 
-    clock = Clock(TimerStore(pool), app.state.commands)
+    clock = Clock(TimerStore(pool), app.state.services.commands)
     assert await clock.tick() == 1
     assert await clock.tick() == 0  # sent once
     view = (await api.get("/v1/tables/t1", headers=ALICE)).json()

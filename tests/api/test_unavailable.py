@@ -29,7 +29,7 @@ async def test_lost_connections_recover_by_themselves(
 
 
 async def test_no_database_is_a_503_with_retry_after(api: httpx.AsyncClient) -> None:
-    await api.app.state.pool.close()  # type: ignore[attr-defined]
+    await api.app.state.services.pool.close()  # type: ignore[attr-defined]
     response = await api.get("/v1/tables", headers=OPERATOR)
     assert response.status_code == 503
     assert response.headers["retry-after"] == "2"

@@ -18,6 +18,7 @@ import pytest
 
 from russian_poker.events.postgres.migrate import migrate
 from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.projections import ProjectionStore
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.runner import ProjectionRunner
 from russian_poker.service.bootstrap import command_service, transfer_service
@@ -84,7 +85,7 @@ async def played(server_url: str) -> AsyncIterator[Played]:
         await fund_players(transfer_service(pool), plans)
         handler = command_service(pool)
         # The runner reads while the bots write: what it builds must equal a rebuild.
-        runner = ProjectionRunner(AuditProjection(), dsn=url, poll_interval=0.2)
+        runner = ProjectionRunner(AuditProjection(), ProjectionStore(url), poll_interval=0.2)
         await runner.start()
         started = time.perf_counter()
         try:

@@ -17,7 +17,13 @@ import msgspec
 import pytest
 from click.testing import CliRunner, Result
 
-from russian_poker.projections.audit import AuditProjection, audit_feed, round_record
+from russian_poker.events.postgres.audit import AuditStore
+from russian_poker.events.postgres.projections import ProjectionStore
+from russian_poker.events.postgres.rebuild import RebuildStore
+from russian_poker.events.postgres.reconcile import ReconcileStore
+from russian_poker.events.postgres.replay import ReplayStore
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.audit_feed import audit_feed, round_record
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.rebuild import NAMES, rebuild
 from russian_poker.projections.redaction import HIDDEN
@@ -94,7 +100,7 @@ async def test_bots_played_every_kind_of_move(played: Played) -> None:
 
 
 async def test_audit_trail_covers_every_round(played: Played) -> None:
-    runner = ProjectionRunner(AuditProjection(), dsn=played.url, pool=played.pool)
+    runner = ProjectionRunner(AuditProjection(), ProjectionStore(played.url, played.pool))
     await catch_up_fully(runner, played.pool)
     pool = played.pool
     opened = await pool.fetchval("SELECT count(*) FROM events WHERE event_type = 'RoundOpened'")
@@ -145,11 +151,11 @@ async def test_audit_trail_covers_every_round(played: Played) -> None:
 
 async def test_rebuilt_read_models_equal_the_live_ones(played: Played) -> None:
     for projection in (AuditProjection(), AvailabilityProjection()):
-        runner = ProjectionRunner(projection, dsn=played.url, pool=played.pool)
+        runner = ProjectionRunner(projection, ProjectionStore(played.url, played.pool))
         await catch_up_fully(runner, played.pool)
     async with played.pool.acquire() as conn:
         for name in NAMES:
-            report = await rebuild(conn, name)
+            report = await rebuild(RebuildStore(conn), name)
             assert not report.differed, (name, report.details)
             assert report.events > 0 and report.rows > 0
             print(f"rebuild {name}: {report.events} events, {report.events_per_second:,.0f}/s")
@@ -157,8 +163,8 @@ async def test_rebuilt_read_models_equal_the_live_ones(played: Played) -> None:
 
 async def test_replay_verifies_every_round(played: Played) -> None:
     async with played.pool.acquire() as conn:
-        selection, unsettled = await select_rounds(conn)
-        report = await verify_rounds(conn, selection)
+        selection, unsettled = await select_rounds(ReplayStore(conn))
+        report = await verify_rounds(ReplayStore(conn), selection)
         settled = await conn.fetchval(
             "SELECT count(*) FROM events WHERE event_type = 'RoundSettled'"
         )
@@ -172,7 +178,7 @@ async def test_replay_verifies_every_round(played: Played) -> None:
 
 async def test_books_reconcile(played: Played) -> None:
     async with played.pool.acquire() as conn:
-        report = await reconcile(conn)
+        report = await reconcile(ReconcileStore(conn))
     assert [str(m) for m in report.mismatches] == []
     assert report.rounds >= played.rounds and report.boxes > report.rounds
     assert report.wallets == len({p for plan in played.plans for p in plan.players})
@@ -185,7 +191,7 @@ async def _pick(conn: Any, query: str) -> asyncpg.Record:
 
 
 async def _table_rounds(conn: Any, table_id: str) -> dict[str, list[int]]:
-    selection, _ = await select_rounds(conn)
+    selection, _ = await select_rounds(ReplayStore(conn))
     return {table_id: selection[table_id]}
 
 
@@ -209,14 +215,14 @@ async def test_a_tampered_card_fails_replay_and_reconcile(tampering: Any) -> Non
         row["global_position"],
         other,
     )
-    replayed = await verify_rounds(conn, await _table_rounds(conn, "t2"))
+    replayed = await verify_rounds(ReplayStore(conn), await _table_rounds(conn, "t2"))
     assert replayed.failed == 1 and replayed.differences
     assert {(d.table_id, d.round) for d in replayed.differences} == {("t2", row["round"])}
     first = replayed.differences[0]
     assert "CardsDealt.hands[0].cards[1]" in first.field
     assert (first.expected, first.recorded) == (f'"{row["card"]}"', f'"{other}"')
 
-    books = await reconcile(conn)
+    books = await reconcile(ReconcileStore(conn))
     assert books.mismatches
     assert {(m.table_id, m.round) for m in books.mismatches} == {("t2", row["round"])}
     assert all(m.check == "cards" for m in books.mismatches)
@@ -239,11 +245,11 @@ async def test_a_tampered_amount_fails_replay_and_reconcile(tampering: Any) -> N
         "to_jsonb((data->>'amount')::int + 1)) WHERE global_position = $1",
         row["global_position"],
     )
-    replayed = await verify_rounds(conn, await _table_rounds(conn, "t4"))
+    replayed = await verify_rounds(ReplayStore(conn), await _table_rounds(conn, "t4"))
     assert {(d.table_id, d.round) for d in replayed.differences} == {("t4", row["round"])}
     assert any("WalletCredited.amount" in d.field for d in replayed.differences)
 
-    books = await reconcile(conn)
+    books = await reconcile(ReconcileStore(conn))
     named = {(m.table_id, m.round) for m in books.mismatches if m.table_id}
     assert named == {("t4", row["round"])}
     checks = {m.check for m in books.mismatches}
@@ -316,7 +322,7 @@ async def test_cli_names_a_tampered_round_and_passes_once_repaired(played: Playe
 
 
 async def test_cli_rebuild_reports_and_repairs_drifted_models(played: Played) -> None:
-    runner = ProjectionRunner(AuditProjection(), dsn=played.url, pool=played.pool)
+    runner = ProjectionRunner(AuditProjection(), ProjectionStore(played.url, played.pool))
     await catch_up_fully(runner, played.pool)
     pool = played.pool
     await pool.execute("UPDATE table_states SET status = 'closed' WHERE table_id = 't0'")
@@ -347,7 +353,7 @@ async def test_cli_rebuild_reports_and_repairs_drifted_models(played: Played) ->
         "WHERE table_id = 't1' AND round = 7"
     )
     async with pool.acquire() as conn:
-        books = await reconcile(conn)
+        books = await reconcile(ReconcileStore(conn))
     assert [str(m) for m in books.mismatches] == []
 
 
@@ -365,7 +371,7 @@ async def test_audit_feed_never_shows_an_open_rounds_secrets(played: Played) -> 
     checked = Counter[str]()
     async with pool.acquire() as conn:
         while True:
-            page = await audit_feed(conn, cursor, limit=1000)
+            page = await audit_feed(AuditStore(conn), cursor, limit=1000)
             if not page.items:
                 break
             text = msgspec.json.encode(page).decode()
@@ -401,15 +407,15 @@ def _assert_hidden(event_type: str, data: dict[str, Any], command: Any) -> None:
 
 
 async def test_round_record_hides_an_open_rounds_cards(played: Played) -> None:
-    runner = ProjectionRunner(AuditProjection(), dsn=played.url, pool=played.pool)
+    runner = ProjectionRunner(AuditProjection(), ProjectionStore(played.url, played.pool))
     await catch_up_fully(runner, played.pool)
     async with played.pool.acquire() as conn:
         for table_id, number in played.open_rounds:
-            record = await round_record(conn, table_id, number)
+            record = await round_record(AuditStore(conn), table_id, number)
             assert record is not None and record["seed"] is None
             box = record["record"]["boxes"][0]
             assert set(box["dealt"]) == set(box["cards"]) == {HIDDEN}
             assert record["record"]["dealer"]["dealt"][:4] == [HIDDEN] * 4
-        settled = await round_record(conn, played.open_rounds[0][0], 5)
+        settled = await round_record(AuditStore(conn), played.open_rounds[0][0], 5)
         assert settled is not None and settled["seed"] is not None
         assert HIDDEN not in msgspec.json.encode(settled["record"]).decode()

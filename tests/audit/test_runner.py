@@ -12,10 +12,12 @@ import asyncpg
 import pytest
 
 from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.projections import ProjectionStore, load_checkpoint
+from russian_poker.events.postgres.rebuild import RebuildStore
 from russian_poker.events.postgres.store import stream_version
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.rebuild import rebuild
-from russian_poker.projections.runner import ProjectionRunner, load_checkpoint
+from russian_poker.projections.runner import ProjectionRunner
 from russian_poker.service.bootstrap import command_service, transfer_service
 from tests.audit.bots import default_plans, fund_players, play_tables
 from tests.audit.conftest import catch_up_fully
@@ -90,7 +92,9 @@ async def test_one_leader_and_takeover_on_stop(
     await fund_players(transfer_service(db), plans)
     # Polling every minute: anything quicker than that was woken by NOTIFY.
     runners = [
-        ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=60, retry_interval=0.05)
+        ProjectionRunner(
+            AuditProjection(), ProjectionStore(database_url), poll_interval=60, retry_interval=0.05
+        )
         for _ in range(2)
     ]
     for runner in runners:
@@ -120,7 +124,7 @@ async def test_one_leader_and_takeover_on_stop(
         for runner in runners:
             await runner.stop()
     async with db.acquire() as conn:
-        report = await rebuild(conn, "audit")
+        report = await rebuild(RebuildStore(conn), "audit")
     assert not report.differed, report.details
 
 
@@ -134,7 +138,7 @@ async def test_notify_wakes_the_leader_at_once(
     db, database_url = quiet_db, quiet_url
     plans = default_plans(1, prefix="wake")
     await fund_players(transfer_service(db), plans)
-    runner = ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=3600)
+    runner = ProjectionRunner(AuditProjection(), ProjectionStore(database_url), poll_interval=3600)
     await runner.start()
     try:
         assert await runner.wait_until_leader(60)
@@ -151,7 +155,7 @@ async def test_polling_finds_events_that_sent_no_notify(
     quiet_db: asyncpg.Pool[asyncpg.Record], quiet_url: str
 ) -> None:
     db, database_url = quiet_db, quiet_url
-    runner = ProjectionRunner(AuditProjection(), dsn=database_url, poll_interval=0.1)
+    runner = ProjectionRunner(AuditProjection(), ProjectionStore(database_url), poll_interval=0.1)
     await runner.start()
     try:
         assert await runner.wait_until_leader(60)
@@ -185,7 +189,8 @@ async def test_concurrent_catch_ups_apply_each_event_once(
     plans = default_plans(3, prefix="race")
     await fund_players(transfer_service(db), plans)
     runners = [
-        ProjectionRunner(AuditProjection(), dsn=database_url, batch_size=7) for _ in range(3)
+        ProjectionRunner(AuditProjection(), ProjectionStore(database_url), batch_size=7)
+        for _ in range(3)
     ]
     playing = asyncio.create_task(play_tables(command_service(db), db, plans, 4))
     while not playing.done():
@@ -198,6 +203,6 @@ async def test_concurrent_catch_ups_apply_each_event_once(
     assert sum(r.applied for r in runners) == total
     assert await _rounds(db) == await _settled(db) == 12
     async with db.acquire() as conn:
-        report = await rebuild(conn, "audit")
+        report = await rebuild(RebuildStore(conn), "audit")
         assert await stream_version(conn, "table-race0") > 0
     assert not report.differed, report.details

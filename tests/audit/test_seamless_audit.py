@@ -14,6 +14,9 @@ import asyncpg
 import msgspec
 import pytest
 
+from russian_poker.events.postgres.rebuild import RebuildStore
+from russian_poker.events.postgres.reconcile import ReconcileStore
+from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.projections.rebuild import rebuild
 from russian_poker.projections.redaction import round_of
 from russian_poker.service.audit.reconcile import reconcile
@@ -103,9 +106,9 @@ async def test_replay_and_reconcile_find_nothing_wrong(casino: Casino, shared: S
     assert await _streams(casino) == {"seamless-acme:alice", "wallet-bank:bob"}
     assert await casino.pool.fetchval("SELECT count(*) FROM wallets") == 1
     async with casino.pool.acquire() as conn:
-        selection, unsettled = await select_rounds(conn)
-        replayed = await verify_rounds(conn, selection)
-        books = await reconcile(conn)
+        selection, unsettled = await select_rounds(ReplayStore(conn))
+        replayed = await verify_rounds(ReplayStore(conn), selection)
+        books = await reconcile(ReconcileStore(conn))
     assert not unsettled and selection == {TABLE: shared.rounds}
     assert [str(d) for d in replayed.differences] == []
     assert replayed.rounds == replayed.verified == 2
@@ -191,7 +194,7 @@ async def test_the_audit_trail_shows_seamless_stakes_and_wins(
     assert balance == DEPOSIT + bob_moved
     # A rebuild of the trail from the events gives the same rows.
     async with casino.pool.acquire() as conn:
-        rebuilt = await rebuild(conn, "audit")
+        rebuilt = await rebuild(RebuildStore(conn), "audit")
     assert not rebuilt.differed, rebuilt.details
 
 
@@ -244,8 +247,8 @@ async def test_a_tampered_seamless_amount_fails_replay_and_reconcile(tampering: 
         "to_jsonb((data->>'amount')::int + 1)) WHERE global_position = $1",
         row["global_position"],
     )
-    selection, _ = await select_rounds(conn)
-    replayed = await verify_rounds(conn, selection)
+    selection, _ = await select_rounds(ReplayStore(conn))
+    replayed = await verify_rounds(ReplayStore(conn), selection)
     assert replayed.failed == 1
     assert {(d.table_id, d.round) for d in replayed.differences} == {(TABLE, row["round"])}
     amount = [d for d in replayed.differences if "WalletCredited.amount" in d.field]
@@ -255,7 +258,7 @@ async def test_a_tampered_seamless_amount_fails_replay_and_reconcile(tampering: 
         str(row["amount"] + 1),
     )
 
-    books = await reconcile(conn)
+    books = await reconcile(ReconcileStore(conn))
     assert {(m.table_id, m.round) for m in books.mismatches} == {(TABLE, row["round"])}
     # A seamless player has no balance or ledger at the game: only the money check can see it.
     assert {m.check for m in books.mismatches} == {"money"}
@@ -282,8 +285,8 @@ async def test_money_in_the_wrong_kind_of_stream_fails_replay_and_reconcile(
         row["global_position"],
         moved_to,
     )
-    selection, _ = await select_rounds(conn)
-    replayed = await verify_rounds(conn, selection)
+    selection, _ = await select_rounds(ReplayStore(conn))
+    replayed = await verify_rounds(ReplayStore(conn), selection)
     assert replayed.failed == 1
     assert [(d.round, d.field, d.expected, d.recorded) for d in replayed.differences] == [
         (
@@ -294,7 +297,7 @@ async def test_money_in_the_wrong_kind_of_stream_fails_replay_and_reconcile(
         )
     ]
 
-    books = await reconcile(conn)
+    books = await reconcile(ReconcileStore(conn))
     money = [m for m in books.mismatches if m.check == "money"]
     assert [(m.table_id, m.round) for m in money] == [(TABLE, row["round"])]
     assert f"stored in {moved_to}" in money[0].detail and owner in money[0].detail

@@ -13,6 +13,7 @@ import msgspec
 
 from russian_poker.events.paytables import DEFAULT_BET_PAYTABLE
 from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.rebuild import RebuildStore
 from russian_poker.events.ruleset import Ruleset
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
@@ -201,12 +202,16 @@ async def test_the_log_lists_every_change_with_actor_reason_time_and_version(
         await eventually(recorded, timeout=30, message="rounds 1 and 2 by their rulesets")
         # The log is a projection: rebuilt from the events, it is what it was.
         async with pool.acquire() as conn:
-            report = await rebuild(conn, "availability")
-            audits = [await rebuild(conn, "audit")]
+            report = await rebuild(RebuildStore(conn), "availability")
+            audits = [await rebuild(RebuildStore(conn), "audit")]
             # However the events fall into batches, a change reaches the round it applies to.
             for size in (1, 2, 3, 5, 8):
-                audits.append(await rebuild_catch_up(conn, AuditProjection(), batch_size=size))
-                small = await rebuild_catch_up(conn, AvailabilityProjection(), batch_size=size)
+                audits.append(
+                    await rebuild_catch_up(RebuildStore(conn), AuditProjection(), batch_size=size)
+                )
+                small = await rebuild_catch_up(
+                    RebuildStore(conn), AvailabilityProjection(), batch_size=size
+                )
                 assert not small.differed, (size, small.details)
     finally:
         await pool.close()

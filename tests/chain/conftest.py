@@ -12,6 +12,7 @@ import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.store import NewEvent, StreamAppend, append
 from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
 from russian_poker.service.chain.findings import Finding
@@ -52,7 +53,7 @@ async def verify(
     pool: asyncpg.Pool[asyncpg.Record], key: Ed25519PrivateKey, **window: object
 ) -> ChainReport:
     async with pool.acquire() as conn:
-        return await verify_chain(conn, [key.public_key()], **window)  # type: ignore[arg-type]
+        return await verify_chain(ChainStore(conn), [key.public_key()], **window)  # type: ignore[arg-type]
 
 
 async def below_horizon(pool: asyncpg.Pool[asyncpg.Record], timeout: float = 60.0) -> None:
@@ -71,7 +72,7 @@ async def checkpoint(
     if settle:
         await below_horizon(pool)
     async with pool.acquire() as conn:
-        made = await make_checkpoint(conn, key, allow_empty=True)
+        made = await make_checkpoint(ChainStore(conn), key, allow_empty=True)
     assert made is not None
     return made
 

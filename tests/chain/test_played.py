@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
+from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.service.bootstrap import command_service, transfer_service
 from russian_poker.service.chain.background import Checkpointer
 from russian_poker.service.chain.merkle import audit_path, leaf_bytes, merkle_root, root_from_path
@@ -68,7 +69,7 @@ async def test_background_checkpointers_make_one_checkpoint_at_a_time(
 ) -> None:
     await fill(pool, ["a", "b"], 4)
     await below_horizon(pool)
-    instances = [Checkpointer(pool, key, every_s=3600) for _ in range(4)]
+    instances = [Checkpointer(ChainStore(pool), key, every_s=3600) for _ in range(4)]
     made = await asyncio.gather(*(c.tick() for c in instances))
     assert sum(m is not None for m in made) >= 1
     assert await pool.fetchval("SELECT count(*) FROM chain_checkpoints") == sum(

@@ -12,6 +12,7 @@ import asyncpg
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.migrate import bundled_migrations, migrate
 from russian_poker.events.postgres.pool import create_pool
 from russian_poker.events.postgres.store import StreamAppend, append
@@ -140,7 +141,7 @@ async def test_the_migration_chains_existing_events(scratch_database: str) -> No
                 )
             await conn.execute("INSERT INTO streams VALUES ($1, $2)", stream, count)
         await migrate(conn)
-        report = await verify_chain(conn, [])
+        report = await verify_chain(ChainStore(conn), [])
         assert report.findings == [] and report.events == 8
         nullable = await conn.fetchval(
             "SELECT count(*) FROM information_schema.columns WHERE table_name = 'events' "

@@ -24,6 +24,9 @@ from typing import Final
 
 import asyncpg
 
+from russian_poker.events.postgres.rebuild import RebuildStore
+from russian_poker.events.postgres.reconcile import ReconcileStore
+from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.events.streams import table_stream
 from russian_poker.projections.rebuild import NAMES, rebuild
 from russian_poker.service.audit.reconcile import reconcile
@@ -130,18 +133,18 @@ async def check_books(url: str, journal: Journal, *, catch_up_timeout: float = 9
         assert not stale, [dict(r) for r in stale[:10]]
 
         for name in NAMES:
-            report = await rebuild(conn, name)
+            report = await rebuild(RebuildStore(conn), name)
             assert not report.differed, (name, report.details)
 
-        selection, _ = await select_rounds(conn)
-        replay = await verify_rounds(conn, selection)
+        selection, _ = await select_rounds(ReplayStore(conn))
+        replay = await verify_rounds(ReplayStore(conn), selection)
         assert [str(d) for d in replay.differences] == []
         settled = await conn.fetchval(
             "SELECT count(*) FROM events WHERE event_type = 'RoundSettled'"
         )
         assert replay.rounds == replay.verified == settled
 
-        books = await reconcile(conn)
+        books = await reconcile(ReconcileStore(conn))
         assert [str(m) for m in books.mismatches] == []
 
         money = await conn.fetchrow(_MONEY)

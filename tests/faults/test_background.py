@@ -17,6 +17,7 @@ import asyncpg
 from litestar import Litestar, get
 from litestar.testing import AsyncTestClient
 
+from russian_poker.events.postgres.projections import ProjectionStore
 from russian_poker.projections.runner import ProjectionRunner
 from russian_poker.service.app.problems import problem_details_plugin
 from russian_poker.service.clock import Clock
@@ -94,7 +95,7 @@ async def test_the_projection_runner_tries_to_lead_again_after_the_database_went
 
     runner = ProjectionRunner(
         Projection(),  # type: ignore[arg-type]
-        dsn="postgresql://unused",
+        ProjectionStore("postgresql://unused"),
         retry_interval=0.01,
     )
 

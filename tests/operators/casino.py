@@ -43,7 +43,7 @@ class Casino:
 
     @property
     def pool(self) -> Any:
-        return self.app.state.pool
+        return self.app.state.services.pool
 
     async def register(
         self,
@@ -127,7 +127,7 @@ class Casino:
                 " WHERE status IN ('queued', 'pending', 'accepted')"
             )
             if owed:
-                self.app.state.outbox.wake()
+                self.app.state.services.outbox.wake()
             return owed == 0
 
         await eventually(settled, timeout=timeout, message="the outbox delivered everything")

@@ -43,7 +43,7 @@ async def test_an_abandoned_round_settles_at_the_operator_and_reconciles(
         "UPDATE timers SET due_at = due_at - make_interval(secs => $1) WHERE table_id = 'acme.t1'",
         DAY,
     )
-    assert await Clock(TimerStore(casino.pool), casino.app.state.commands).tick() == 1
+    assert await Clock(TimerStore(casino.pool), casino.app.state.services.commands).tick() == 1
 
     view = await casino.view("acme.t1", alice)
     outcomes = [b["result"]["outcome"] for b in view["previous_round"]["boxes"]]

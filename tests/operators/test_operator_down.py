@@ -192,7 +192,7 @@ async def test_a_credit_tried_past_the_retry_period_is_flagged_manual_and_no_lon
     }
     await reference_wallet.clear_faults()
     for _ in range(3):
-        await casino.app.state.outbox.deliver_due()
+        await casino.app.state.services.outbox.deliver_due()
     for win in wins:
         assert (
             await reference_wallet.deliveries(win["transaction_id"])

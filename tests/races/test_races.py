@@ -19,6 +19,7 @@ import itertools
 from collections import Counter, defaultdict
 from typing import Any, Final
 
+from russian_poker.events.postgres.reconcile import ReconcileStore
 from russian_poker.service.audit.reconcile import reconcile
 from tests.races.conftest import OPERATOR, Pair, Sent, player
 
@@ -192,7 +193,7 @@ async def test_one_wallet_two_tables_two_instances(pair: Pair) -> None:
         # Overall: what came in = what went out + the balance + what the house kept; no
         # stake is left open.
         assert deposited == withdrawn + balance + sum(r["house"] for r in rounds)
-        report = await reconcile(conn)
+        report = await reconcile(ReconcileStore(conn))
         assert report.mismatches == [], report.mismatches
     print(
         f"races: {sum(len(s) for s in answers.values())} racing antes over {len(answers)} keys,"
@@ -272,7 +273,7 @@ async def test_one_idempotency_key_one_effect(pair: Pair) -> None:
             "SELECT count(*) FROM ledger WHERE wallet_id = $1 AND transfer_id = 'dep-x'", who
         )
         assert moved == 1
-        assert (await reconcile(conn)).mismatches == []
+        assert (await reconcile(ReconcileStore(conn))).mismatches == []
 
 
 async def test_one_seat_one_box_one_winner(pair: Pair) -> None:
@@ -326,4 +327,4 @@ async def test_one_seat_one_box_one_winner(pair: Pair) -> None:
             await pair.ok(await pair.command(pair.a, table, name, "leave", {"type": "LeaveTable"}))
     assert (seat_wins, box_wins) == (trials, trials)
     async with pair.pool.acquire() as conn:
-        assert (await reconcile(conn)).mismatches == []
+        assert (await reconcile(ReconcileStore(conn))).mismatches == []

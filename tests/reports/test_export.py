@@ -74,7 +74,7 @@ async def test_export_of_a_window(harness: Harness, database_url: str, tmp_path:
     # Round 4 is dealt and undecided: its seed and hidden cards are secret.
     await h.send("alice", "PlaceAnte", box=1, ante=100)
     await h.send("alice", "Deal")
-    pool = h.app.state.pool
+    pool = h.app.state.services.pool
 
     async def recorded() -> bool:
         count = await pool.fetchval(

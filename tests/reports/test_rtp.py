@@ -153,7 +153,7 @@ async def test_rtp_of_played_rounds_and_the_band_flag(harness: Harness) -> None:
     metrics = (await h.client.get("/metrics")).text
     assert 't1"' not in metrics.split("russian_poker_rtp", 1)[1]
     # Refreshing by hand gives the same two label sets (main and bonus of one ruleset).
-    assert await refresh_rtp(h.app.state.storage.rtp, h.app.state.theory) == 2
+    assert await refresh_rtp(h.app.state.services.storage.rtp, h.app.state.services.theory) == 2
 
 
 async def test_a_ruleset_change_between_rounds_starts_a_new_row(

@@ -115,7 +115,7 @@ async def test_the_api_and_the_cli_agree_and_the_digest_is_computed_at_start_up(
     for key in ("version", "git_commit", "digest", "files"):
         assert served[key] == printed[key], key
     # Computed once when the app started, not per request.
-    started = api.app.state.software  # type: ignore[attr-defined]
+    started = api.app.state.services.software  # type: ignore[attr-defined]
     again = (await api.get("/v1/audit/software", headers=bearer("admin", "root"))).json()
     assert served["computed_at"] == again["computed_at"]
     assert msgspec.json.decode(msgspec.json.encode(started))["computed_at"] == served["computed_at"]

@@ -33,7 +33,7 @@ def is_problem(response: Any, *statuses: int) -> bool:
 
 
 async def state_of_money(server: Server) -> list[Any]:
-    rows = await server.app.state.pool.fetch(
+    rows = await server.app.state.services.pool.fetch(
         "SELECT wallet_id, balance, version FROM wallets ORDER BY wallet_id"
     )
     return [tuple(r) for r in rows]

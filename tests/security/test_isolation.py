@@ -44,7 +44,7 @@ def leaked(text: str, cards: list[str]) -> list[str]:
 
 async def secrets_of_live(server: Server) -> list[str]:
     """The open round's seed as hex and base64, and its fixed deck, from the store itself."""
-    row = await server.app.state.pool.fetchrow(
+    row = await server.app.state.services.pool.fetchrow(
         "SELECT data FROM events WHERE stream_id = 'table-live' AND event_type = 'RoundOpened'"
         " ORDER BY stream_version DESC LIMIT 1"
     )
@@ -70,7 +70,7 @@ async def test_a_player_cannot_act_for_another_or_read_their_money(server: Serve
     await make_world(server.client)
     client = server.client
     live = (await client.get("/v1/tables/live", headers=OPERATOR)).json()
-    before = await server.app.state.pool.fetch("SELECT * FROM wallets ORDER BY wallet_id")
+    before = await server.app.state.services.pool.fetch("SELECT * FROM wallets ORDER BY wallet_id")
     attempts: list[dict[str, Any]] = [
         {"type": "Fold", "box": 1},
         {"type": "Play", "box": 1},
@@ -120,7 +120,7 @@ async def test_a_player_cannot_act_for_another_or_read_their_money(server: Serve
     assert (await client.get("/v1/tables/live", headers=OPERATOR)).json()["version"] == live[
         "version"
     ]
-    assert await server.app.state.pool.fetch("SELECT * FROM wallets ORDER BY wallet_id") == before
+    assert await server.app.state.services.pool.fetch("SELECT * FROM wallets ORDER BY wallet_id") == before
 
     for path in (
         "/v1/wallets/alice",

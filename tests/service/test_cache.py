@@ -19,6 +19,7 @@ from prometheus_client import REGISTRY
 
 from russian_poker.events.commands import Actor, CancelBets, OpenTable, PlaceAnte, SitDown
 from russian_poker.events.postgres import tables
+from russian_poker.events.postgres.reconcile import ReconcileStore
 from russian_poker.events.postgres.store import stream_version
 from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.application.commands import CommandService
@@ -176,7 +177,7 @@ async def test_instances_taking_turns_agree_with_the_store(
     assert last.version == await stream_version(db, "table-t1")
     assert await balance(db, "alice") == await balance(db, "bob") == 10_000
     async with db.acquire() as conn:
-        assert (await reconcile(conn)).mismatches == []
+        assert (await reconcile(ReconcileStore(conn))).mismatches == []
 
 
 class _Instances:
@@ -210,7 +211,7 @@ async def test_random_rounds_across_instances_balance_to_the_unit(
         await handler.close()
     assert settled == 9 and commands > 0
     async with db.acquire() as conn:
-        report = await reconcile(conn)
+        report = await reconcile(ReconcileStore(conn))
         assert report.mismatches == []
         assert await conn.fetchval("SELECT count(*) FROM wallets WHERE balance < 0") == 0
         players = sorted({p for plan in plans for p in plan.players})

@@ -10,6 +10,7 @@ import asyncpg
 from russian_poker.events.codec import decode_event
 from russian_poker.events.commands import Actor, Command
 from russian_poker.events.postgres import tables
+from russian_poker.events.postgres.rebuild import RebuildStore
 from russian_poker.events.postgres.store import read_stream
 from russian_poker.events.streams import table_stream
 from russian_poker.projections.rebuild import rebuild
@@ -86,5 +87,5 @@ async def test_every_load_is_the_fold_of_the_stream(db: asyncpg.Pool[asyncpg.Rec
     assert max(checked.lags) > 0
     assert max(checked.lags) < 2 * SNAPSHOT_EVERY
     async with db.acquire() as conn:
-        report = await rebuild(conn, "tables")
+        report = await rebuild(RebuildStore(conn), "tables")
     assert not report.differed, report.details

@@ -7,9 +7,9 @@ import uuid
 
 import asyncpg
 
+from russian_poker.events.postgres import replay
 from russian_poker.events.postgres.migrate import bundled_migrations, migrate
 from russian_poker.events.streams import MONEY_PREFIXES, SEAMLESS_PREFIX, WALLET_PREFIX
-from russian_poker.service.audit import replay
 
 _INDEXES = "SELECT indexname FROM pg_indexes WHERE tablename = ANY($1::text[])"
 _INSERT = """

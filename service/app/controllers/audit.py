@@ -8,17 +8,17 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Request, get, post
+from litestar import Controller, get, post
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
 from russian_poker.events.postgres.tables import Owner
-from russian_poker.projections.audit import AuditPage, audit_feed, round_record
+from russian_poker.projections.audit_feed import AuditPage, audit_feed, round_record
 from russian_poker.projections.fields import Commitment
-from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.service.app.dependencies import Caller, Owners, Store
 from russian_poker.service.app.params import RoundNumber, TableId, json_body
-from russian_poker.service.app.policy import TableOwners, access
+from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
 from russian_poker.service.audit.reconcile import ReconcileReport, reconcile
@@ -139,7 +139,7 @@ class AuditController(Controller):
     )
     async def feed(
         self,
-        pool: Pool,
+        store: Store,
         principal: Caller,
         after: Annotated[
             str | None,
@@ -156,11 +156,10 @@ class AuditController(Controller):
             int, QueryParameter(ge=1, le=1000, description="Events per page, 1..1000.")
         ] = 100,
     ) -> AuditPage:
-        async with pool.acquire() as conn:
-            try:
-                return await audit_feed(conn, after, limit, tenant=principal.tenant)
-            except ValueError as exc:
-                raise problem("invalid_cursor", 422, str(exc)) from None
+        try:
+            return await audit_feed(store.audit, after, limit, tenant=principal.tenant)
+        except ValueError as exc:
+            raise problem("invalid_cursor", 422, str(exc)) from None
 
     @get(
         "/rounds/{table_id:str}/{number:int}",
@@ -173,10 +172,9 @@ class AuditController(Controller):
         opt=access("auditor", "admin", scope="table"),
     )
     async def record(
-        self, table_id: TableId, number: RoundNumber, pool: Pool, principal: Caller
+        self, table_id: TableId, number: RoundNumber, store: Store, principal: Caller
     ) -> dict[str, Any]:
-        async with pool.acquire() as conn:
-            found = await round_record(conn, table_id, number, tenant=principal.tenant)
+        found = await round_record(store.audit, table_id, number, tenant=principal.tenant)
         if found is None:
             raise NotFoundException(f"no audit record for {table_id}:{number} (yet)")
         return found
@@ -187,21 +185,14 @@ class AuditController(Controller):
         responses=problems(404, 409),
         opt=access("operator", "auditor", "admin", scope="table"),
     )
-    async def seed(self, table_id: TableId, number: RoundNumber, pool: Pool) -> SeedReveal:
-        row = await pool.fetchrow(
-            "SELECT commitment, seed FROM rounds WHERE table_id = $1 AND round = $2",
-            table_id,
-            number,
-        )
-        if row is None:
+    async def seed(self, table_id: TableId, number: RoundNumber, store: Store) -> SeedReveal:
+        found = await store.history.seed(table_id, number)
+        if found is None:
             raise NotFoundException(f"round {table_id}:{number} is not settled, or unknown")
-        verified = hashlib.sha256(bytes.fromhex(row["seed"])).hexdigest() == row["commitment"]
+        commitment, seed = found
+        verified = hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
         return SeedReveal(
-            table_id=table_id,
-            round=number,
-            commitment=row["commitment"],
-            seed=row["seed"],
-            verified=verified,
+            table_id=table_id, round=number, commitment=commitment, seed=seed, verified=verified
         )
 
     @post(
@@ -218,9 +209,9 @@ class AuditController(Controller):
     async def replay(
         self,
         data: _ReplayBody,
-        pool: Pool,
+        store: Store,
+        owners: Owners,
         principal: Caller,
-        request: Request[Any, Any, Any],
     ) -> ReplaySummary:
         if (data.table_id is None) != (data.round is None):
             raise problem(
@@ -228,7 +219,6 @@ class AuditController(Controller):
                 422,
                 "give table_id and round together, or a from/to range",
             )
-        owners: TableOwners = request.app.state.table_owners
         tenant = principal.tenant
         if (
             tenant is not None
@@ -236,25 +226,24 @@ class AuditController(Controller):
             and not _owns(await owners.of(data.table_id), tenant)
         ):
             raise NotFoundException(f"table {data.table_id} has no round {data.round}")
-        async with pool.acquire() as conn:
-            try:
-                selection, skipped = await select_rounds(
-                    conn,
-                    table_round=(data.table_id, data.round)
-                    if data.table_id is not None and data.round is not None
-                    else None,
-                    start=data.since,
-                    end=data.until,
-                )
-            except LookupError as exc:
-                raise NotFoundException(str(exc)) from None
-            if tenant is not None:
-                selection = {
-                    table_id: rounds
-                    for table_id, rounds in selection.items()
-                    if _owns(await owners.of(table_id), tenant)
-                }
-            report: ReplayReport = await verify_rounds(conn, selection)
+        try:
+            selection, skipped = await select_rounds(
+                store.replay,
+                table_round=(data.table_id, data.round)
+                if data.table_id is not None and data.round is not None
+                else None,
+                start=data.since,
+                end=data.until,
+            )
+        except LookupError as exc:
+            raise NotFoundException(str(exc)) from None
+        if tenant is not None:
+            selection = {
+                table_id: rounds
+                for table_id, rounds in selection.items()
+                if _owns(await owners.of(table_id), tenant)
+            }
+        report: ReplayReport = await verify_rounds(store.replay, selection)
         return ReplaySummary(
             rounds=report.rounds,
             verified=report.verified,
@@ -277,7 +266,7 @@ class AuditController(Controller):
     )
     async def reconciliation(
         self,
-        pool: Pool,
+        store: Store,
         since: Annotated[
             datetime | None,
             QueryParameter(
@@ -299,5 +288,4 @@ class AuditController(Controller):
             ),
         ] = None,
     ) -> ReconcileReport:
-        async with pool.acquire() as conn:
-            return await reconcile(conn, start=since, end=until)
+        return await reconcile(store.reconcile, start=since, end=until)

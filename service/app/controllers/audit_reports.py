@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated
 
-from litestar import Controller, Request, get
+from litestar import Controller, get
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
-from russian_poker.service.app.dependencies import Caller, Store
+from russian_poker.service.app.dependencies import Caller, Software, Store, Theories
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
 from russian_poker.service.reports.rtp import RtpReport, rtp_report
-from russian_poker.service.reports.theory import TheoryCache
 from russian_poker.service.software import SoftwareManifest
 
 __all__ = ["AuditReportsController"]
@@ -43,9 +42,8 @@ class AuditReportsController(Controller):
         responses=problems(),
         opt=access("auditor", "admin"),
     )
-    async def software(self, request: Request[Any, Any, Any]) -> SoftwareManifest:
-        manifest: SoftwareManifest = request.app.state.software
-        return manifest
+    async def software(self, software: Software) -> SoftwareManifest:
+        return software
 
     @get(
         "/rtp",
@@ -64,7 +62,7 @@ class AuditReportsController(Controller):
     )
     async def rtp(
         self,
-        request: Request[Any, Any, Any],
+        theory: Theories,
         store: Store,
         principal: Caller,
         since: Annotated[
@@ -110,10 +108,9 @@ class AuditReportsController(Controller):
             if operator_id not in (None, tenant):
                 raise NotFoundException(f"no operator {operator_id!r}")
             operator_id = tenant
-        cache: TheoryCache = request.app.state.theory
         return await rtp_report(
             store.rtp,
-            cache,
+            theory,
             start=_utc(since),
             end=_utc(until),
             table_id=table_id,

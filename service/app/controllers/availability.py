@@ -9,7 +9,7 @@ auditor of that operator) its own tables only, another operator's being answered
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Controller, get
@@ -17,18 +17,14 @@ from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
 from russian_poker.events.commands import Reason
-from russian_poker.events.postgres import tables
-from russian_poker.events.ruleset import Ruleset
-from russian_poker.service.app.dependencies import Caller, Pool
+from russian_poker.projections.availability import AvailabilityPage
+from russian_poker.service.app.dependencies import Caller, Store
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
 
 __all__ = [
-    "AvailabilityChange",
     "AvailabilityController",
-    "AvailabilityPage",
-    "ChangeActor",
     "CloseTableBody",
     "ReopenTableBody",
     "RulesetChangeBody",
@@ -89,119 +85,10 @@ class RulesetChangeBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     ]
 
 
-class ChangeActor(msgspec.Struct, frozen=True, kw_only=True):
-    """Who made a change."""
-
-    role: Annotated[
-        str,
-        msgspec.Meta(
-            description=(
-                "`operator` (the table's operator's staff), `admin` (the game's staff) or `system`."
-            )
-        ),
-    ]
-    id: Annotated[str, msgspec.Meta(description="Their name (the subject of their token).")]
-
-
-class AvailabilityChange(msgspec.Struct, frozen=True, kw_only=True):
-    """One change of a table's availability or rules."""
-
-    position: Annotated[
-        int,
-        msgspec.Meta(
-            description="The change's event's position in the store (increasing): the cursor."
-        ),
-    ]
-    table_id: Annotated[str, msgspec.Meta(description="The table changed.")]
-    operator_id: Annotated[str, msgspec.Meta(description="The operator the table belongs to.")]
-    shared: Annotated[bool, msgspec.Meta(description="A shared table (players of every operator).")]
-    kind: Annotated[
-        Literal["opened", "closed", "reopened", "ruleset_changed"],
-        msgspec.Meta(description="What changed."),
-    ]
-    actor: Annotated[ChangeActor, msgspec.Meta(description="Who changed it.")]
-    reason: Annotated[
-        str | None,
-        msgspec.Meta(
-            description=(
-                "Why, as given (required for closing and ruleset changes; null where none"
-                " was given)."
-            )
-        ),
-    ]
-    time: Annotated[
-        datetime, msgspec.Meta(description="When the change was recorded (ISO 8601, UTC).")
-    ]
-    ruleset_version: Annotated[
-        int,
-        msgspec.Meta(
-            description=(
-                "The table's ruleset version in force after the change: 1 at opening, one"
-                " more for each ruleset change."
-            )
-        ),
-    ]
-    ruleset: Annotated[
-        Ruleset | None,
-        msgspec.Meta(
-            description=(
-                "The ruleset from this change on: set for `opened` and `ruleset_changed`,"
-                " null otherwise (the version's ruleset is unchanged)."
-            )
-        ),
-    ]
-    command_id: Annotated[str | None, msgspec.Meta(description="The command that made the change.")]
-
-
-class AvailabilityPage(msgspec.Struct, frozen=True, kw_only=True):
-    """A page of the availability log, oldest first."""
-
-    changes: Annotated[
-        list[AvailabilityChange], msgspec.Meta(description="Changes in the order recorded.")
-    ]
-    next_cursor: Annotated[
-        int | None,
-        msgspec.Meta(
-            description="Pass as `cursor` for the next (newer) page; null on the last page."
-        ),
-    ]
-
-
-_PAGE: Final = """
-SELECT global_position, table_id, operator_id, shared, kind, actor_role, actor_id, reason,
-       recorded_at, ruleset_version, ruleset::text AS ruleset, command_id
-FROM availability_log
-WHERE ($1::text IS NULL OR table_id = $1)
-  AND ($2::text IS NULL OR operator_id = $2)
-  AND ($3::timestamptz IS NULL OR recorded_at >= $3)
-  AND ($4::timestamptz IS NULL OR recorded_at < $4)
-  AND ($5::bigint IS NULL OR global_position > $5)
-ORDER BY global_position
-LIMIT $6
-"""
-_ruleset = msgspec.json.Decoder(Ruleset)
-
-
 def _utc(value: datetime | None) -> datetime | None:
     if value is None or value.tzinfo is not None:
         return value
     return value.replace(tzinfo=UTC)
-
-
-def _change(row: Any) -> AvailabilityChange:
-    return AvailabilityChange(
-        position=row["global_position"],
-        table_id=row["table_id"],
-        operator_id=row["operator_id"],
-        shared=row["shared"],
-        kind=row["kind"],
-        actor=ChangeActor(role=row["actor_role"], id=row["actor_id"]),
-        reason=row["reason"],
-        time=row["recorded_at"],
-        ruleset_version=row["ruleset_version"],
-        ruleset=_ruleset.decode(row["ruleset"]) if row["ruleset"] is not None else None,
-        command_id=row["command_id"],
-    )
 
 
 class AvailabilityController(Controller):
@@ -226,7 +113,7 @@ class AvailabilityController(Controller):
     )
     async def changes(
         self,
-        pool: Pool,
+        store: Store,
         principal: Caller,
         table_id: Annotated[
             str | None,
@@ -282,14 +169,17 @@ class AvailabilityController(Controller):
                 raise NotFoundException(f"no operator {operator_id!r}")
             operator_id = tenant
             if table_id is not None:
-                async with pool.acquire() as conn:
-                    owner = await tables.owner_of(conn, table_id)
+                owner = await store.tables.owner(table_id)
                 if owner is None or owner.operator_id != tenant:
                     raise NotFoundException(f"no table {table_id!r}")
         start, end = _utc(since), _utc(until)
         if start is not None and end is not None and start >= end:
             raise problem("invalid_window", 422, "from: must be before to")
-        rows = await pool.fetch(_PAGE, table_id, operator_id, start, end, cursor, limit + 1)
-        page = [_change(r) for r in rows[:limit]]
-        more = len(rows) > limit
-        return AvailabilityPage(changes=page, next_cursor=page[-1].position if more else None)
+        return await store.availability.page(
+            table_id=table_id,
+            operator_id=operator_id,
+            start=start,
+            end=end,
+            cursor=cursor,
+            limit=limit,
+        )

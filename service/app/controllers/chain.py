@@ -4,29 +4,18 @@ database's insiders cannot reach is what makes a deleted or rewritten history vi
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Final
+from typing import Annotated
 
 import msgspec
-from litestar import Controller, Request, get
-from litestar.datastructures import State
+from litestar import Controller, get
 from litestar.params import QueryParameter
 
-from russian_poker.service.app.dependencies import Pool
+from russian_poker.service.app.dependencies import CheckpointKey, Store
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
 from russian_poker.service.chain.keys import key_id, public_pem, raw_public
 
 __all__ = ["ChainController", "CheckpointPage", "CheckpointView", "LeafView", "PublicKey"]
-
-_PAGE: Final = """
-SELECT seq, created_at, upto_tx_id::text AS upto_tx_id, upto_position, prev_digest,
-       leaf_count, merkle_root, digest, key_id, signature
-FROM chain_checkpoints WHERE seq > $1 ORDER BY seq LIMIT $2
-"""
-_LEAVES: Final = """
-SELECT seq, stream_id, stream_version, hash FROM chain_checkpoint_leaves
-WHERE seq = ANY($1::bigint[]) ORDER BY seq, stream_id COLLATE "C"
-"""
 
 
 class LeafView(msgspec.Struct, frozen=True, kw_only=True):
@@ -124,7 +113,7 @@ class ChainController(Controller):
     )
     async def checkpoints(
         self,
-        pool: Pool,
+        store: Store,
         after_seq: Annotated[
             int,
             QueryParameter(
@@ -137,33 +126,28 @@ class ChainController(Controller):
             int, QueryParameter(ge=1, le=100, description="Checkpoints per page, 1..100.")
         ] = 20,
     ) -> CheckpointPage:
-        async with pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
-            rows = await conn.fetch(_PAGE, after_seq, limit)
-            leaves = await conn.fetch(_LEAVES, [r["seq"] for r in rows])
-        by_seq: dict[int, list[LeafView]] = {r["seq"]: [] for r in rows}
-        for leaf in leaves:
-            by_seq[leaf["seq"]].append(
-                LeafView(
-                    stream_id=leaf["stream_id"],
-                    stream_version=leaf["stream_version"],
-                    hash=bytes(leaf["hash"]).hex(),
-                )
-            )
         items = [
             CheckpointView(
-                seq=r["seq"],
-                created_at=r["created_at"],
-                upto_tx_id=r["upto_tx_id"],
-                upto_position=r["upto_position"],
-                prev_digest=bytes(r["prev_digest"]).hex(),
-                leaf_count=r["leaf_count"],
-                merkle_root=bytes(r["merkle_root"]).hex(),
-                digest=bytes(r["digest"]).hex(),
-                key_id=r["key_id"],
-                signature=bytes(r["signature"]).hex(),
-                leaves=by_seq[r["seq"]],
+                seq=c.seq,
+                created_at=c.created_at,
+                upto_tx_id=str(c.upto_tx_id),
+                upto_position=c.upto_position,
+                prev_digest=bytes(c.prev_digest).hex(),
+                leaf_count=c.leaf_count,
+                merkle_root=bytes(c.merkle_root).hex(),
+                digest=bytes(c.digest).hex(),
+                key_id=c.key_id,
+                signature=bytes(c.signature).hex(),
+                leaves=[
+                    LeafView(
+                        stream_id=leaf.stream_id,
+                        stream_version=leaf.stream_version,
+                        hash=bytes(leaf.hash).hex(),
+                    )
+                    for leaf in leaves
+                ],
             )
-            for r in rows
+            for c, leaves in await store.chain.page(after_seq, limit)
         ]
         return CheckpointPage(items=items, next_after_seq=items[-1].seq if items else after_seq)
 
@@ -173,8 +157,8 @@ class ChainController(Controller):
         responses=problems(),
         opt=access("auditor", "admin"),
     )
-    async def public_key(self, request: Request[object, object, State]) -> PublicKey:
-        key = request.app.state.checkpoint_public_key
+    async def public_key(self, checkpoint_key: CheckpointKey) -> PublicKey:
+        key = checkpoint_key
         return PublicKey(
             algorithm="Ed25519",
             key_id=key_id(key),

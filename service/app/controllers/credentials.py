@@ -4,22 +4,21 @@ revoke them (docs/integration.md, "Credentials")."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
-from litestar import Controller, Request, delete, get, post
+from litestar import Controller, delete, get, post
 from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from russian_poker.service.app.controllers.operators import OperatorId
-from russian_poker.service.app.dependencies import Caller
+from russian_poker.service.app.dependencies import Caller, CredentialKeys, Operators
 from russian_poker.service.app.params import json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
-from russian_poker.service.application.credentials import Credential, CredentialRole, Credentials
-from russian_poker.service.application.operators import OperatorRegistry
+from russian_poker.service.application.credentials import Credential, CredentialRole
 
 __all__ = ["CreateCredential", "CredentialController", "IssuedCredential"]
 
@@ -79,11 +78,6 @@ _CreateBody = Annotated[
 ]
 
 
-def _credentials(request: Request[Any, Any, Any]) -> Credentials:
-    credentials: Credentials = request.app.state.credentials
-    return credentials
-
-
 class CredentialController(Controller):
     path = "/v1/operators/{operator_id:str}/credentials"
     tags = ("operators",)
@@ -105,11 +99,11 @@ class CredentialController(Controller):
         self,
         operator_id: OperatorId,
         data: _CreateBody,
-        request: Request[Any, Any, Any],
+        operators: Operators,
+        credentials: CredentialKeys,
         principal: Caller,
     ) -> IssuedCredential:
-        registry: OperatorRegistry = request.app.state.operators
-        if await registry.get(operator_id) is None:
+        if await operators.get(operator_id) is None:
             raise NotFoundException(f"no operator {operator_id!r}")
         if data.expires_at is not None and (
             data.expires_at.tzinfo is None or data.expires_at <= datetime.now(UTC)
@@ -117,7 +111,7 @@ class CredentialController(Controller):
             raise problem(
                 "invalid_credential", 422, "expires_at: a time in the future, with its zone"
             )
-        credential, key = await _credentials(request).issue(
+        credential, key = await credentials.issue(
             operator_id,
             data.role,
             data.label,
@@ -132,10 +126,8 @@ class CredentialController(Controller):
         responses=problems(404),
         opt=access("operator", "admin", scope="operator"),
     )
-    async def index(
-        self, operator_id: OperatorId, request: Request[Any, Any, Any]
-    ) -> list[Credential]:
-        return await _credentials(request).of(operator_id)
+    async def index(self, operator_id: OperatorId, credentials: CredentialKeys) -> list[Credential]:
+        return await credentials.of(operator_id)
 
     @delete(
         "/{key_id:str}",
@@ -150,9 +142,9 @@ class CredentialController(Controller):
         opt=access("operator", "admin", scope="operator"),
     )
     async def revoke(
-        self, operator_id: OperatorId, key_id: KeyId, request: Request[Any, Any, Any]
+        self, operator_id: OperatorId, key_id: KeyId, credentials: CredentialKeys
     ) -> Credential:
-        revoked = await _credentials(request).revoke(operator_id, key_id)
+        revoked = await credentials.revoke(operator_id, key_id)
         if revoked is None:
             raise NotFoundException(f"no key {key_id!r}")
         return revoked

@@ -6,7 +6,7 @@ from __future__ import annotations
 from litestar import Controller, get
 from litestar.exceptions import NotFoundException
 
-from russian_poker.service.app.dependencies import Pool
+from russian_poker.service.app.dependencies import Store
 from russian_poker.service.app.params import RoundNumber, TableId
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
@@ -31,9 +31,8 @@ class FairnessController(Controller):
         responses=problems(404),
         opt=access("player", "operator", "auditor", "admin", scope="table"),
     )
-    async def proof(self, table_id: TableId, number: RoundNumber, pool: Pool) -> RoundProof:
-        async with pool.acquire() as conn:
-            try:
-                return await load_proof(conn, table_id, number)
-            except LookupError as error:
-                raise NotFoundException(str(error)) from None
+    async def proof(self, table_id: TableId, number: RoundNumber, store: Store) -> RoundProof:
+        try:
+            return await load_proof(store.events, table_id, number)
+        except LookupError as error:
+            raise NotFoundException(str(error)) from None

@@ -9,15 +9,15 @@ not answer is a balance unknown, not an error: the player may still watch and pl
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 import structlog
-from litestar import Controller, Request, get
+from litestar import Controller, get
 
 from russian_poker.events.postgres.wallets import WalletStore
 from russian_poker.service.app.auth import Principal, Role
-from russian_poker.service.app.dependencies import Caller, Sessions, Store
+from russian_poker.service.app.dependencies import Caller, Operators, Sessions, Store
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
 from russian_poker.service.application.operators import OperatorRegistry
@@ -111,7 +111,7 @@ class MeController(Controller):
         opt=access("player", "operator", "auditor", "admin", scope="own"),
     )
     async def me(
-        self, store: Store, sessions: Sessions, principal: Caller, request: Request[Any, Any, Any]
+        self, store: Store, sessions: Sessions, operators: Operators, principal: Caller
     ) -> Me:
         session = None
         if principal.session_id is not None:
@@ -129,8 +129,7 @@ class MeController(Controller):
                 balance_currency=None,
                 balance_status=None,
             )
-        registry: OperatorRegistry = request.app.state.operators
-        balance = await _balance(store.wallets, registry, principal, session)
+        balance = await _balance(store.wallets, operators, principal, session)
         return Me(
             role="player",
             player_id=principal.subject,

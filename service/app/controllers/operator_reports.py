@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
-from litestar import Controller, Request, get
+from litestar import Controller, get
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 
@@ -23,7 +23,7 @@ from russian_poker.projections.books import (
     WalletTransaction,
 )
 from russian_poker.service.app.controllers.operators import OperatorId
-from russian_poker.service.app.dependencies import Store
+from russian_poker.service.app.dependencies import Operators, Store
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
@@ -42,9 +42,8 @@ MAX_REPORT_DAYS: Final = 366
 """The longest window the daily report covers in one request."""
 
 
-async def _operator(request: Request[Any, Any, Any], operator_id: str) -> Operator:
-    registry: OperatorRegistry = request.app.state.operators
-    operator = await registry.get(operator_id)
+async def _operator(operators: OperatorRegistry, operator_id: str) -> Operator:
+    operator = await operators.get(operator_id)
     if operator is None:
         raise NotFoundException(f"no operator {operator_id!r}")
     return operator
@@ -91,7 +90,7 @@ class OperatorReportsController(Controller):
     async def transactions(
         self,
         operator_id: OperatorId,
-        request: Request[Any, Any, Any],
+        operators: Operators,
         store: Store,
         since: Annotated[
             datetime | None,
@@ -150,7 +149,7 @@ class OperatorReportsController(Controller):
             int, QueryParameter(ge=1, le=1000, description="Calls per page, 1..1000.")
         ] = 100,
     ) -> TransactionPage:
-        await _operator(request, operator_id)
+        await _operator(operators, operator_id)
         start, end = _utc(since), _utc(until)
         if start is not None and end is not None and start >= end:
             raise problem("invalid_window", 422, "from: must be before to")
@@ -185,7 +184,7 @@ class OperatorReportsController(Controller):
     async def daily(
         self,
         operator_id: OperatorId,
-        request: Request[Any, Any, Any],
+        operators: Operators,
         store: Store,
         since: Annotated[
             date | None,
@@ -206,7 +205,7 @@ class OperatorReportsController(Controller):
             ),
         ] = None,
     ) -> DailyReport:
-        operator = await _operator(request, operator_id)
+        operator = await _operator(operators, operator_id)
         last = until or datetime.now(UTC).date()
         if last == date.max:
             # The window ends at the start of the next day, which this one has not.

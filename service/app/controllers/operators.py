@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
-from litestar import Controller, Request, get, post, put
+from litestar import Controller, get, post, put
 from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.status_codes import HTTP_201_CREATED
 
+from russian_poker.service.app.dependencies import AppSettings, Operators
 from russian_poker.service.app.params import json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
@@ -21,6 +22,7 @@ from russian_poker.service.application.operators import (
     WalletConfig,
     check_operator,
 )
+from russian_poker.service.settings import Settings
 
 __all__ = ["OperatorController", "OperatorId", "OperatorView", "RegisterOperator"]
 
@@ -108,19 +110,14 @@ _EXAMPLES = (
 _RegisterBody = Annotated[RegisterOperator, json_body(*_EXAMPLES)]
 
 
-def _registry(request: Request[Any, Any, Any]) -> OperatorRegistry:
-    registry: OperatorRegistry = request.app.state.operators
-    return registry
-
-
-def _checked(request: Request[Any, Any, Any], data: RegisterOperator) -> Operator:
+def _checked(settings: Settings, data: RegisterOperator) -> Operator:
     operator = Operator(
         operator_id=data.operator_id,
         name=data.name,
         currencies=tuple(data.currencies),
         wallet=data.wallet,
     )
-    production = request.app.state.settings.environment == "production"
+    production = settings.environment == "production"
     try:
         check_operator(operator, production=production)
     except InvalidOperator as invalid:
@@ -139,19 +136,20 @@ class OperatorController(Controller):
         responses=problems(409, 413, 422),
         opt=access("admin"),
     )
-    async def register(self, data: _RegisterBody, request: Request[Any, Any, Any]) -> OperatorView:
-        operator = _checked(request, data)
-        registry = _registry(request)
-        if await registry.get(operator.operator_id) is not None:
+    async def register(
+        self, data: _RegisterBody, operators: Operators, settings: AppSettings
+    ) -> OperatorView:
+        operator = _checked(settings, data)
+        if await operators.get(operator.operator_id) is not None:
             raise problem(
                 "operator_exists", 409, f"operator {operator.operator_id!r} is registered already"
             )
-        await registry.register(operator)
+        await operators.register(operator)
         return view_of(operator)
 
     @get("/", summary="Every operator (admin)", responses=problems(), opt=access("admin"))
-    async def index(self, request: Request[Any, Any, Any]) -> list[OperatorView]:
-        return [view_of(o) for o in await _registry(request).all()]
+    async def index(self, operators: Operators) -> list[OperatorView]:
+        return [view_of(o) for o in await operators.all()]
 
     @get(
         "/{operator_id:str}",
@@ -159,8 +157,8 @@ class OperatorController(Controller):
         responses=problems(404),
         opt=access("operator", "auditor", "admin", scope="operator"),
     )
-    async def show(self, operator_id: OperatorId, request: Request[Any, Any, Any]) -> OperatorView:
-        return view_of(await _known(request, operator_id))
+    async def show(self, operator_id: OperatorId, operators: Operators) -> OperatorView:
+        return view_of(await _known(operators, operator_id))
 
     @put(
         "/{operator_id:str}",
@@ -172,18 +170,19 @@ class OperatorController(Controller):
         self,
         operator_id: OperatorId,
         data: _RegisterBody,
-        request: Request[Any, Any, Any],
+        operators: Operators,
+        settings: AppSettings,
     ) -> OperatorView:
         if data.operator_id != operator_id:
             raise problem("invalid_operator", 422, "operator_id: the body names another operator")
-        await _known(request, operator_id)
-        operator = _checked(request, data)
-        await _registry(request).register(operator)
+        await _known(operators, operator_id)
+        operator = _checked(settings, data)
+        await operators.register(operator)
         return view_of(operator)
 
 
-async def _known(request: Request[Any, Any, Any], operator_id: str) -> Operator:
-    operator = await _registry(request).get(operator_id)
+async def _known(operators: OperatorRegistry, operator_id: str) -> Operator:
+    operator = await operators.get(operator_id)
     if operator is None:
         raise NotFoundException(f"no operator {operator_id!r}")
     return operator

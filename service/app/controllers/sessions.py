@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import quote
 
 import msgspec
-from litestar import Controller, Request, delete, get, post
+from litestar import Controller, delete, get, post
 from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from russian_poker.service.app.auth import mint_token
-from russian_poker.service.app.dependencies import Caller, Sessions
+from russian_poker.service.app.dependencies import AppSettings, Caller, Operators, Sessions
 from russian_poker.service.app.params import json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
-from russian_poker.service.application.operators import OperatorRegistry
 from russian_poker.service.application.sessions import Session
 from russian_poker.service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
 
@@ -107,12 +106,12 @@ class SessionController(Controller):
     async def launch(
         self,
         data: _LaunchBody,
-        request: Request[Any, Any, Any],
+        operators: Operators,
         sessions: Sessions,
+        settings: AppSettings,
         principal: Caller,
     ) -> LaunchedSession:
-        registry: OperatorRegistry = request.app.state.operators
-        operator = await registry.get(principal.operator)
+        operator = await operators.get(principal.operator)
         if operator is None:
             raise NotFoundException(f"no operator {principal.operator!r}")
         if not valid_player_id(data.player_id):
@@ -123,7 +122,6 @@ class SessionController(Controller):
                 422,
                 f"currency: the operator plays in {', '.join(operator.currencies)}",
             )
-        settings = request.app.state.settings
         session = await sessions.launch(
             operator_id=operator.operator_id,
             player_id=data.player_id,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Response, get, post
 from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
@@ -14,7 +14,7 @@ from russian_poker.events.commands import Actor
 from russian_poker.events.postgres.storage import Storage
 from russian_poker.projections.wallets import LedgerPage, WalletView
 from russian_poker.service.app.auth import Principal
-from russian_poker.service.app.dependencies import Caller, Store, Wallets
+from russian_poker.service.app.dependencies import Caller, Operators, Store, Wallets
 from russian_poker.service.app.params import WalletId, json_body
 from russian_poker.service.app.policy import access, wallet_of
 from russian_poker.service.app.problems import problem
@@ -28,11 +28,10 @@ from russian_poker.service.tenancy import PLAYER_ID_RULE, game_player_id, valid_
 __all__ = ["WalletController"]
 
 
-async def _internal_operator(request: Request[Any, Any, Any], principal: Principal) -> None:
+async def _internal_operator(operators: OperatorRegistry, principal: Principal) -> None:
     """Internal wallets are for operators in the internal mode; a seamless operator's
     players' money stays at the operator."""
-    registry: OperatorRegistry = request.app.state.operators
-    if await registry.seamless(principal.operator):
+    if await operators.seamless(principal.operator):
         raise problem(
             "seamless_operator",
             409,
@@ -71,11 +70,11 @@ class WalletController(Controller):
         wallets: Wallets,
         store: Store,
         principal: Caller,
-        request: Request[Any, Any, Any],
+        operators: Operators,
     ) -> WalletView:
         if not valid_player_id(data.wallet_id):
             raise problem("invalid_player_id", 422, f"wallet_id: {PLAYER_ID_RULE}")
-        await _internal_operator(request, principal)
+        await _internal_operator(operators, principal)
         internal = game_player_id(principal.operator, data.wallet_id)
         await wallets.open(internal, data.currency, actor=_actor(principal))
         return await _wallet(store, internal, data.wallet_id)
