@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from russian_poker.service.settings import Settings
     from russian_poker.service.software import SoftwareManifest
 
-__all__ = ["Config", "Services", "config", "initial_state", "services"]
+__all__ = ["Config", "Services", "config", "initial_state", "services", "start", "started"]
 
 _CONFIG = "config"
 _SERVICES = "services"
@@ -76,6 +76,12 @@ def config(state: State) -> Config:
 def services(state: State) -> Services:
     """The running app's services (a request never arrives before start-up made them)."""
     found: Services = state[_SERVICES]
+    return found
+
+
+def started(state: State) -> Services | None:
+    """The services, or ``None`` before start-up made them (a stop asked for that early)."""
+    found: Services | None = state.get(_SERVICES)
     return found
 
 

@@ -112,7 +112,9 @@ class GracefulServer(uvicorn.Server):
         self._app = app
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        hub = getattr(self._app.state, "hub", None)
-        if hub is not None:
-            hub.close_streams()
+        from russian_poker.service.app.state import started
+
+        running = started(self._app.state)
+        if running is not None:
+            running.hub.close_streams()
         super().handle_exit(sig, frame)

@@ -45,10 +45,12 @@ class Book:
         await self.wallet.set_player(player_id, "EUR", balance)
         return await self.casino.launch(self.operator_id, player_id)
 
-    async def table(self, deck: list[str], name: str | None = None) -> str:
+    async def table(self, deck: list[str], name: str | None = None, **overrides: Any) -> str:
         """A fresh table of this operator's whose first round deals ``deck``."""
         table_id = f"{self.operator_id}.{name or fresh_id('t')}"
-        await self.casino.open_table(table_id, "russian", deck, operator_id=self.operator_id)
+        await self.casino.open_table(
+            table_id, "russian", deck, operator_id=self.operator_id, **overrides
+        )
         return table_id
 
     async def balance(self, player: Player) -> int:

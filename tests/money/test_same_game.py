@@ -238,7 +238,9 @@ class Game:
 
 async def _side(book: Book, player_ids: list[str], deck: list[str], name: str) -> Side:
     players = [await book.player(START, player_id) for player_id in player_ids]
-    table_id = await book.table(deck, name)
+    # Exchanged cards set aside, not shuffled back with the round's own seed: the decks
+    # stacked on both sides then decide every card either side draws.
+    table_id = await book.table(deck, name, discards_return_to_deck=False)
     for player in players:
         await book.casino.send(player, table_id, "SitDown")
     return Side(book, table_id, players)

@@ -20,7 +20,14 @@ CORE: Final = sorted(
         *(ROOT / "service" / "rules").glob("*.py"),
         *(
             ROOT / "events" / name
-            for name in ("commands.py", "game.py", "wallet.py", "ruleset.py", "codec.py")
+            for name in (
+                "commands.py",
+                "game.py",
+                "wallet.py",
+                "ruleset.py",
+                "paytables.py",
+                "codec.py",
+            )
         ),
     ]
 )

@@ -120,7 +120,10 @@ async def test_a_player_cannot_act_for_another_or_read_their_money(server: Serve
     assert (await client.get("/v1/tables/live", headers=OPERATOR)).json()["version"] == live[
         "version"
     ]
-    assert await server.app.state.services.pool.fetch("SELECT * FROM wallets ORDER BY wallet_id") == before
+    assert (
+        await server.app.state.services.pool.fetch("SELECT * FROM wallets ORDER BY wallet_id")
+        == before
+    )
 
     for path in (
         "/v1/wallets/alice",
