@@ -14,7 +14,8 @@ Four checks, each listing every mismatch with the wallet or round it concerns:
   back; ``BonusSettled`` stake + win when it won; ``BoxSettled`` returned + won when more
   than zero — and none that they do not — each in its wallet's own kind of stream;
 * **cards** — the round's events agree on the cards: a box settles with the cards it was
-  dealt, bought and exchanged, and the dealer reveals the cards the dealer was dealt.
+  dealt, bought and exchanged, exchanges only cards it holds and never buys one it holds;
+  the dealer reveals the cards the dealer was dealt and replaces only cards it holds.
 
 A seamless player's debits and credits (``seamless-<id>``) take part in the money and card
 checks like an internal wallet's; they have no balance and no ledger row at the game (the
@@ -296,10 +297,30 @@ class _RoundBooks:
             case SixthCardBought():
                 key = (table_id, number, event.box)
                 self.expect(key, self._owner(key), "debit", "draw_fee", event.fee)
-                self.cards.setdefault(key, []).append(event.card)
+                held = self.cards.setdefault(key, [])
+                if event.card in held:
+                    self.mismatch(
+                        "cards",
+                        table_id,
+                        number,
+                        event.box,
+                        f"bought {event.card}, which it held already ({' '.join(held)})",
+                    )
+                held.append(event.card)
             case CardsExchanged():
                 key = (table_id, number, event.box)
                 self.expect(key, self._owner(key), "debit", "draw_fee", event.fee)
+                held = self.cards.get(key, [])
+                # A dealt card changed into the one the exchange later brings would still
+                # settle as dealt and drawn: the discard of a card never held gives it away.
+                if missing := [c for c in event.discarded if c not in held]:
+                    self.mismatch(
+                        "cards",
+                        table_id,
+                        number,
+                        event.box,
+                        f"exchanged {' '.join(missing)}, which it did not hold ({' '.join(held)})",
+                    )
                 received = iter(event.received)
                 self.cards[key] = [
                     next(received, "?") if c in event.discarded else c
@@ -338,6 +359,15 @@ class _RoundBooks:
                     )
             case DealerCardReplaced():
                 dealer = self.dealer.get((table_id, number), [])
+                if event.replaced not in dealer:
+                    self.mismatch(
+                        "cards",
+                        table_id,
+                        number,
+                        None,
+                        f"dealer replaced {event.replaced}, which the dealer did not hold"
+                        f" ({' '.join(dealer)})",
+                    )
                 self.dealer[(table_id, number)] = [
                     event.card if c == event.replaced else c for c in dealer
                 ]

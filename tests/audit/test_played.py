@@ -228,6 +228,46 @@ async def test_a_tampered_card_fails_replay_and_reconcile(tampering: Any) -> Non
     assert all(m.check == "cards" for m in books.mismatches)
 
 
+async def test_a_dealt_card_changed_into_a_card_exchanged_in_fails_reconcile(
+    tampering: Any,
+) -> None:
+    """The tamper the settled cards alone cannot show: the box then holds, dealt, the card
+    it received later, and the card it gave back was never dealt to it."""
+    conn = tampering
+    row = await _pick(
+        conn,
+        """
+        WITH exchanged AS (
+            SELECT d.global_position, substr(d.stream_id, 7) AS table_id,
+                   (d.data->>'round')::int AS round, x.data->'discarded'->>0 AS gave,
+                   x.data->'received'->>0 AS got, hs.i - 1 AS hand,
+                   (SELECT c.i - 1 FROM jsonb_array_elements_text(hs.h->'cards')
+                           WITH ORDINALITY AS c(card, i)
+                    WHERE c.card = x.data->'discarded'->>0) AS at, x.global_position AS x_at
+            FROM events x
+            JOIN events d ON d.stream_id = x.stream_id AND d.event_type = 'CardsDealt'
+                 AND d.data->'round' = x.data->'round'
+            CROSS JOIN LATERAL jsonb_array_elements(d.data->'hands') WITH ORDINALITY AS hs(h, i)
+            WHERE x.event_type = 'CardsExchanged' AND hs.h->'box' = x.data->'box'
+              AND EXISTS (SELECT 1 FROM events s WHERE s.stream_id = x.stream_id
+                          AND s.event_type = 'RoundSettled' AND s.data->'round' = x.data->'round')
+        )
+        SELECT * FROM exchanged WHERE at IS NOT NULL ORDER BY x_at LIMIT 1
+        """,
+    )
+    await conn.execute(
+        "UPDATE events SET data = jsonb_set(data, $2::text[], to_jsonb($3::text))"
+        " WHERE global_position = $1",
+        row["global_position"],
+        ["hands", str(row["hand"]), "cards", str(row["at"])],
+        row["got"],
+    )
+    books = await reconcile(ReconcileStore(conn))
+    cards = [m for m in books.mismatches if m.check == "cards"]
+    assert {(m.table_id, m.round) for m in cards} == {(row["table_id"], row["round"])}
+    assert any(f"exchanged {row['gave']}, which it did not hold" in m.detail for m in cards)
+
+
 async def test_a_tampered_amount_fails_replay_and_reconcile(tampering: Any) -> None:
     conn = tampering
     row = await _pick(
