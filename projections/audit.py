@@ -15,31 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Final, NamedTuple
 
 import msgspec
 
 from russian_poker.events.codec import decode_event
-from russian_poker.events.game import (
-    AntePlaced,
-    BetsCancelled,
-    BonusSettled,
-    BoxFolded,
-    BoxPlayed,
-    BoxSettled,
-    CardsDealt,
-    CardsExchanged,
-    DealerCardReplaced,
-    DealerExchangeDeclined,
-    DealerExchangeRequested,
-    DealerRevealed,
-    RoundAbandoned,
-    RoundOpened,
-    RoundSettled,
-    RulesetChanged,
-    SixthCardBought,
-    TableOpened,
-)
+from russian_poker.events.game import RoundOpened, RoundSettled, RulesetChanged, TableOpened
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.streams import (
     MONEY_PREFIXES,
@@ -48,6 +29,13 @@ from russian_poker.events.streams import (
     WALLET_PREFIX,
 )
 from russian_poker.events.wallet import WalletCredited, WalletDebited
+from russian_poker.projections.game_record import (
+    Anomaly,
+    CommandEntry,
+    GameRecord,
+    fold_money,
+    fold_table_event,
+)
 from russian_poker.projections.redaction import round_of
 
 if TYPE_CHECKING:
@@ -65,21 +53,36 @@ class TableRules(NamedTuple):
 
 
 class AuditRow(msgspec.Struct, kw_only=True):
-    """One round's row of ``audit_rounds``, its columns in the table's order; the projection
-    changes it while it folds a batch."""
+    """A round's regulator record: one row of ``audit_rounds``, its columns in the table's
+    order (the projection changes it while it folds a batch). Until the round is settled
+    its seed and every hidden card read ``??`` to anyone but the store."""
 
-    table_id: str
-    round: int
-    game: str
-    ruleset_fingerprint: str
-    commitment: str
-    seed: str | None
-    opened_at: datetime
-    settled_at: datetime | None
-    opened_position: int
-    settled_position: int | None
-    players: list[str]
-    record: dict[str, Any]
+    table_id: Annotated[str, msgspec.Meta(description="The table.")]
+    round: Annotated[int, msgspec.Meta(description="The round's number at that table.")]
+    game: Annotated[str, msgspec.Meta(description="`russian` or `oasis`.")]
+    ruleset_fingerprint: Annotated[
+        str, msgspec.Meta(description="The ruleset (and paytables) the round was played under.")
+    ]
+    commitment: Annotated[
+        str, msgspec.Meta(description="SHA-256 of the round's seed, published before any bet.")
+    ]
+    seed: Annotated[
+        str | None, msgspec.Meta(description="The seed in hex once revealed; null before.")
+    ]
+    opened_at: Annotated[datetime, msgspec.Meta(description="When the round opened.")]
+    settled_at: Annotated[
+        datetime | None, msgspec.Meta(description="When it was settled; null before.")
+    ]
+    opened_position: Annotated[
+        int, msgspec.Meta(description="Global position of the round's first event.")
+    ]
+    settled_position: Annotated[
+        int | None, msgspec.Meta(description="Global position of its settlement; null before.")
+    ]
+    players: Annotated[list[str], msgspec.Meta(description="Its players, in the order they bet.")]
+    record: Annotated[
+        GameRecord, msgspec.Meta(description="Every command, box, card and movement of money.")
+    ]
 
 
 class _Round:
@@ -87,64 +90,25 @@ class _Round:
 
     def __init__(self, row: AuditRow) -> None:
         self.row = row
-        self.record: dict[str, Any] = row.record
-        self.commands: set[str] = {c["command_id"] for c in self.record["commands"]}
-
-    def placement(self, box: int) -> dict[str, Any]:
-        """The box's current bet this round (a cancelled box may be bet again)."""
-        for placed in reversed(self.record["boxes"]):
-            if placed["box"] == box and not placed["cancelled"]:
-                return placed  # type: ignore[no-any-return]
-        raise LookupError(f"box {box} has no bet in round {self.row.round}")
+        self.record = row.record
+        self.commands: set[str] = {c.command_id for c in self.record.commands}
 
     def note_command(self, record: RecordedEvent, meta: dict[str, Any]) -> None:
         command_id = meta.get("command_id")
         if not isinstance(command_id, str) or command_id in self.commands:
             return
         self.commands.add(command_id)
-        self.record["commands"].append(
-            {
-                "command_id": command_id,
-                "command": meta.get("command"),
-                "actor": meta.get("actor"),
-                "request_id": meta.get("request_id"),
-                "at": record.recorded_at.isoformat(),
-                "position": record.global_position,
-            }
+        command, actor, request_id = (meta.get(k) for k in ("command", "actor", "request_id"))
+        self.record.commands.append(
+            CommandEntry(
+                command_id=command_id,
+                command=command if isinstance(command, dict) else None,
+                actor=actor if isinstance(actor, dict) else None,
+                request_id=request_id if isinstance(request_id, str) else None,
+                at=record.recorded_at.isoformat(),
+                position=record.global_position,
+            )
         )
-
-
-def _new_record() -> dict[str, Any]:
-    return {
-        "commands": [],
-        "boxes": [],
-        "dealer": {"dealt": [], "cards": [], "replaced": [], "hand": None, "qualifies": None},
-        "wallets": {},
-        "totals": {"staked": 0, "paid": 0, "house": 0},
-    }
-
-
-def _placement(event: AntePlaced) -> dict[str, Any]:
-    return {
-        "box": event.box,
-        "player": event.player,
-        "ante": event.ante,
-        "bonus": event.bonus,
-        "dark": event.dark,
-        "bet": event.bet,
-        "client_seed": event.client_seed,
-        "insurance": 0,
-        "fees": 0,
-        "cancelled": False,
-        "decision": "play" if event.dark else None,
-        "dealer_draw": None,
-        "dealt": [],
-        "drawn": [],
-        "discarded": [],
-        "cards": [],
-        "bonus_result": None,
-        "settlement": None,
-    }
 
 
 class AuditProjection:
@@ -233,7 +197,7 @@ class _Batch:
                     opened_position=record.global_position,
                     settled_position=None,
                     players=[],
-                    record=_new_record(),
+                    record=GameRecord.opened(event),
                 )
             )
             self.rounds[(table_id, event.round)] = current
@@ -244,17 +208,24 @@ class _Batch:
         if found is None:
             return  # seating and table lifecycle: not part of any round
         found.note_command(record, meta_of(record))
+        if isinstance(event, RoundSettled):
+            found.row.seed = event.seed.hex()
+            found.row.settled_at = record.recorded_at
+            found.row.settled_position = record.global_position
+            return
         try:
-            _apply_table_event(found, event, record.recorded_at, record.global_position)
+            fold_table_event(
+                found.record, event, record.recorded_at.isoformat(), record.global_position
+            )
         except LookupError as problem:
             # An event about a box with no bet: the store holds something the rules never
             # write. Record it for the regulator rather than stall the whole trail on it.
-            found.record.setdefault("anomalies", []).append(
-                {
-                    "position": record.global_position,
-                    "event_type": record.event_type,
-                    "problem": str(problem),
-                }
+            found.record.anomalies.append(
+                Anomaly(
+                    position=record.global_position,
+                    event_type=record.event_type,
+                    problem=f"{problem} in round {number}",
+                )
             )
 
     async def _ruleset_changed(self, table_id: str, event: RulesetChanged) -> None:
@@ -289,41 +260,19 @@ class _Batch:
             after = self.balances.get(record.global_position)
             if after is None:
                 after = await self.rows.balance_from_events(record.stream_id, record.stream_version)
-        wallets = current.record["wallets"]
-        # A wallet's events may be read out of stream order (transactions of two tables),
-        # so the first and last movement are chosen by stream version, not by arrival.
-        moves = wallets.setdefault(
+        fold_money(
+            current.record,
             event.wallet_id,
-            {
-                "before": None,
-                "after": None,
-                "debited": 0,
-                "credited": 0,
-                "first_version": None,
-                "last_version": None,
-                # Only a seamless player's entry says so: internal ones read as they always did.
-                **({"seamless": True} if seamless else {}),
-            },
+            signed,
+            version=record.stream_version,
+            after=after,
+            seamless=seamless,
         )
-        version = record.stream_version
-        if moves["first_version"] is None or version < moves["first_version"]:
-            moves["first_version"] = version
-            moves["before"] = None if after is None else after - signed
-        if moves["last_version"] is None or version > moves["last_version"]:
-            moves["last_version"], moves["after"] = version, after
-        totals = current.record["totals"]
-        if signed > 0:
-            moves["credited"] += signed
-            totals["paid"] += signed
-        else:
-            moves["debited"] -= signed
-            totals["staked"] -= signed
-        totals["house"] = totals["staked"] - totals["paid"]
 
     async def save(self) -> None:
         rounds = [r.row for _, r in sorted(self.rounds.items())]
         for row in rounds:
-            row.players = list(dict.fromkeys(p["player"] for p in row.record["boxes"]))
+            row.players = row.record.players()
         await self.rows.save([(t, self.tables[t]) for t in sorted(self.dirty_tables)], rounds)
 
 
@@ -331,77 +280,3 @@ def meta_of(record: RecordedEvent) -> dict[str, Any]:
     """The event's metadata (the command that recorded it), ``{}`` if it is not an object."""
     meta = msgspec.json.decode(record.metadata)
     return meta if isinstance(meta, dict) else {}
-
-
-def _apply_table_event(current: _Round, event: Any, recorded_at: datetime, position: int) -> None:
-    record = current.record
-    dealer = record["dealer"]
-    match event:
-        case AntePlaced():
-            record["boxes"].append(_placement(event))
-        case BetsCancelled():
-            current.placement(event.box)["cancelled"] = True
-        case CardsDealt():
-            for hand in event.hands:
-                placed = current.placement(hand.box)
-                placed["dealt"] = list(hand.cards)
-                placed["cards"] = list(hand.cards)
-            dealer["dealt"] = list(event.dealer_cards)
-            dealer["cards"] = list(event.dealer_cards)
-        case BonusSettled():
-            current.placement(event.box)["bonus_result"] = {
-                "hand": event.hand,
-                "stake": event.stake,
-                "won": event.won,
-                "capped": event.capped,
-            }
-        case SixthCardBought():
-            placed = current.placement(event.box)
-            placed["drawn"].append(event.card)
-            placed["cards"].append(event.card)
-            placed["fees"] += event.fee
-        case CardsExchanged():
-            placed = current.placement(event.box)
-            placed["discarded"].extend(event.discarded)
-            placed["drawn"].extend(event.received)
-            received = iter(event.received)
-            placed["cards"] = [
-                next(received) if c in event.discarded else c for c in placed["cards"]
-            ]
-            placed["fees"] += event.fee
-        case BoxPlayed():
-            placed = current.placement(event.box)
-            placed.update(decision="play", bet=event.bet, insurance=event.insurance)
-        case BoxFolded():
-            placed = current.placement(event.box)
-            placed["decision"] = "timed_out" if event.timed_out else "fold"
-        case DealerRevealed():
-            dealer.update(cards=list(event.cards), hand=event.hand, qualifies=event.qualifies)
-        case DealerExchangeRequested():
-            current.placement(event.box)["dealer_draw"] = "requested"
-        case DealerExchangeDeclined():
-            placed = current.placement(event.box)
-            placed["dealer_draw"] = "timed_out" if event.timed_out else "declined"
-        case DealerCardReplaced():
-            dealer["replaced"].append(
-                {"replaced": event.replaced, "card": event.card, "free": event.free}
-            )
-            dealer["cards"] = [event.card if c == event.replaced else c for c in dealer["cards"]]
-        case BoxSettled():
-            placed = current.placement(event.box)
-            placed["cards"] = list(event.cards)
-            placed["settlement"] = msgspec.to_builtins(event)
-            placed["settlement"].pop("type", None)
-        case RoundAbandoned():
-            # Why the events after this one are the rules' defaults, not anyone's choices.
-            record["abandoned"] = {
-                "reason": event.reason,
-                "after_s": event.after_s,
-                "phase": event.phase,
-                "at": recorded_at.isoformat(),
-                "position": position,
-            }
-        case RoundSettled():
-            current.row.seed = event.seed.hex()
-            current.row.settled_at = recorded_at
-            current.row.settled_position = position

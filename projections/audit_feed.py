@@ -20,7 +20,8 @@ from russian_poker.events.streams import (
     TABLE_PREFIX,
     WALLET_PREFIX,
 )
-from russian_poker.projections.audit import meta_of
+from russian_poker.projections.audit import AuditRow, meta_of
+from russian_poker.projections.game_record import GameRecord
 from russian_poker.projections.redaction import (
     redact_command,
     redact_event,
@@ -34,19 +35,23 @@ __all__ = ["AuditPage", "FeedItem", "audit_feed", "round_record"]
 
 async def round_record(
     trail: AuditStore, table_id: str, number: int, *, tenant: str | None = None
-) -> dict[str, Any] | None:
-    """One round's audit row as a dict, its secrets hidden unless it is settled; for a
-    ``tenant`` (an operator's auditor) at another's table, only its own players' part."""
+) -> AuditRow | None:
+    """One round's audit row, its secrets hidden unless it is settled; for a ``tenant`` (an
+    operator's auditor) at another's table, only its own players' part."""
     row = await trail.round(table_id, number)
     if row is None:
         return None
-    result = {k: v for k, v in msgspec.structs.asdict(row).items() if k != "record"}
-    result["record"] = redact_record(row.record, revealed=row.seed is not None)
+    result = {
+        "players": row.players,
+        "record": redact_record(msgspec.to_builtins(row.record), revealed=row.seed is not None),
+    }
     if tenant is not None:
         owner = await trail.owner(table_id)
         if owner is None or owner.shared or owner.operator_id != tenant:
             _keep_players_of(result, tenant)
-    return result
+    return msgspec.structs.replace(
+        row, players=result["players"], record=msgspec.convert(result["record"], GameRecord)
+    )
 
 
 def _ours(player: Any, tenant: str) -> bool:

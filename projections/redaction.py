@@ -127,6 +127,11 @@ def redact_record(record: Mapping[str, Any], *, revealed: bool) -> dict[str, Any
         dealer["replaced"] = [
             {**r, "replaced": HIDDEN, "card": HIDDEN} for r in dealer.get("replaced", [])
         ]
+    for draw in result.get("draws", []):
+        draw["discarded"] = hide_cards(draw.get("discarded", []))
+        draw["received"] = hide_cards(draw.get("received", []))
+    if result.get("deck"):
+        result["deck"] = []
     for command in result.get("commands", []):
         command["command"] = redact_command(command.get("command"), revealed=False)
     return result

@@ -19,6 +19,7 @@ from russian_poker.events.postgres.tables import Owner, owner_of, owners_of
 from russian_poker.events.records import Position, RecordedEvent
 from russian_poker.events.streams import TABLE_PREFIX
 from russian_poker.projections.audit import AuditRow, TableRules
+from russian_poker.projections.game_record import GameRecord
 
 __all__ = ["AuditStore"]
 
@@ -78,6 +79,9 @@ WHERE event_type = 'RoundSettled'
 """
 
 
+_record: Final = msgspec.json.Decoder(GameRecord)
+
+
 def _row(row: Any) -> AuditRow:
     return AuditRow(
         table_id=row["table_id"],
@@ -91,7 +95,7 @@ def _row(row: Any) -> AuditRow:
         opened_position=row["opened_position"],
         settled_position=row["settled_position"],
         players=list(row["players"]),
-        record=msgspec.json.decode(row["record"]),
+        record=_record.decode(row["record"]),
     )
 
 

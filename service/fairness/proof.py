@@ -20,20 +20,11 @@ from typing import Annotated, Final, Literal, Protocol
 import msgspec
 
 from russian_poker.events.codec import Event, decode_event
-from russian_poker.events.game import (
-    AntePlaced,
-    BetsCancelled,
-    CardsDealt,
-    CardsExchanged,
-    DealerCardReplaced,
-    DeckStacked,
-    RoundOpened,
-    RoundSettled,
-    SixthCardBought,
-)
+from russian_poker.events.game import CardsDealt, RoundOpened, RoundSettled
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.ruleset import Ruleset
 from russian_poker.events.streams import table_stream
+from russian_poker.projections.game_record import GameRecord, fold_table_event
 
 __all__ = [
     "PROOF_FORMAT",
@@ -43,6 +34,7 @@ __all__ = [
     "RoundProof",
     "load_proof",
     "proof_from_events",
+    "proof_of",
 ]
 
 PROOF_FORMAT: Final = "russian-poker/round-proof/v1"
@@ -187,65 +179,54 @@ def proof_from_events(table_id: str, events: Sequence[Event], number: int) -> Ro
         raise LookupError(f"table {table_id} has no ruleset before round {number}")
     opened = events[opened_at]
     assert isinstance(opened, RoundOpened)
-    stacked = opened.deck or None
-    standing: dict[int, ProofBox] = {}
-    at_deal: tuple[ProofBox, ...] = ()
-    dealt: tuple[DealtHand, ...] = ()
-    dealer: tuple[str, ...] = ()
-    draws: list[Draw] = []
-    replacements: list[DealerReplacement] = []
+    # The round's record, by the fold the audit trail stores (projections.game_record).
+    record = GameRecord.opened(opened)
     settled: RoundSettled | None = None
     for event in events[opened_at + 1 :]:
         if getattr(event, "round", number) != number:
             continue
-        match event:
-            case DeckStacked():
-                stacked = event.deck
-            case AntePlaced():
-                standing[event.box] = ProofBox(
-                    box=event.box,
-                    player=event.player,
-                    ante=event.ante,
-                    client_seed=event.client_seed,
-                )
-            case BetsCancelled():
-                standing.pop(event.box, None)
-            case CardsDealt():
-                at_deal = tuple(standing[b] for b in sorted(standing))
-                dealt = tuple(DealtHand(box=h.box, cards=h.cards) for h in event.hands)
-                dealer = event.dealer_cards
-            case SixthCardBought():
-                draws.append(Draw(box=event.box, kind="sixth_card", received=(event.card,)))
-            case CardsExchanged():
-                draws.append(
-                    Draw(
-                        box=event.box,
-                        kind="exchange",
-                        discarded=event.discarded,
-                        received=event.received,
-                    )
-                )
-            case DealerCardReplaced():
-                replacements.append(
-                    DealerReplacement(replaced=event.replaced, card=event.card, free=event.free)
-                )
-            case RoundSettled():
-                settled = event
-                break
+        if isinstance(event, RoundSettled):
+            settled = event
+            break
+        fold_table_event(record, event, "", 0)
     if settled is None:
         raise LookupError(f"round {table_id}:{number} is not settled: its seed is still secret")
+    return proof_of(table_id, number, record, opened.commitment, settled.seed.hex(), rules)
+
+
+def proof_of(
+    table_id: str, number: int, record: GameRecord, commitment: str, seed: str, rules: Ruleset
+) -> RoundProof:
+    """The proof, read off a settled round's record."""
+    standing = sorted((b for b in record.boxes if not b.cancelled), key=lambda b: b.box)
     return RoundProof(
         table_id=table_id,
         round=number,
-        commitment=opened.commitment,
-        server_seed=settled.seed.hex(),
+        commitment=commitment,
+        server_seed=seed,
         discards_return_to_deck=rules.discards_return_to_deck,
-        stacked_deck=stacked,
-        boxes=at_deal or tuple(standing[b] for b in sorted(standing)),
-        dealt=dealt,
-        dealer=dealer,
-        draws=tuple(draws),
-        dealer_replacements=tuple(replacements),
+        stacked_deck=tuple(record.deck) if record.deck else None,
+        boxes=tuple(
+            ProofBox(box=b.box, player=b.player, ante=b.ante, client_seed=b.client_seed)
+            for b in standing
+        ),
+        dealt=tuple(
+            DealtHand(box=box, cards=tuple(record.placement(box).dealt)) for box in record.deal
+        ),
+        dealer=tuple(record.dealer.dealt),
+        draws=tuple(
+            Draw(
+                box=d.box,
+                kind=d.kind,
+                discarded=tuple(d.discarded),
+                received=tuple(d.received),
+            )
+            for d in record.draws
+        ),
+        dealer_replacements=tuple(
+            DealerReplacement(replaced=r.replaced, card=r.card, free=r.free)
+            for r in record.dealer.replaced
+        ),
     )
 
 

@@ -452,10 +452,13 @@ async def test_round_record_hides_an_open_rounds_cards(played: Played) -> None:
     async with played.pool.acquire() as conn:
         for table_id, number in played.open_rounds:
             record = await round_record(AuditStore(conn), table_id, number)
-            assert record is not None and record["seed"] is None
-            box = record["record"]["boxes"][0]
-            assert set(box["dealt"]) == set(box["cards"]) == {HIDDEN}
-            assert record["record"]["dealer"]["dealt"][:4] == [HIDDEN] * 4
+            assert record is not None and record.seed is None
+            box = record.record.boxes[0]
+            assert set(box.dealt) == set(box.cards) == {HIDDEN}
+            assert record.record.dealer.dealt[:4] == [HIDDEN] * 4
+            # The order of the draws, and the cards they moved, are as secret as the cards.
+            for draw in record.record.draws:
+                assert set(draw.discarded) | set(draw.received) <= {HIDDEN}
         settled = await round_record(AuditStore(conn), played.open_rounds[0][0], 5)
-        assert settled is not None and settled["seed"] is not None
-        assert HIDDEN not in msgspec.json.encode(settled["record"]).decode()
+        assert settled is not None and settled.seed is not None
+        assert HIDDEN not in msgspec.json.encode(settled.record).decode()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 from litestar import Controller, get, post
@@ -14,6 +14,7 @@ from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK
 
 from russian_poker.events.postgres.tables import Owner
+from russian_poker.projections.audit import AuditRow
 from russian_poker.projections.audit_feed import AuditPage, audit_feed, round_record
 from russian_poker.projections.fields import Commitment
 from russian_poker.service.app.dependencies import Caller, Owners, Store
@@ -173,7 +174,7 @@ class AuditController(Controller):
     )
     async def record(
         self, table_id: TableId, number: RoundNumber, store: Store, principal: Caller
-    ) -> dict[str, Any]:
+    ) -> AuditRow:
         found = await round_record(store.audit, table_id, number, tenant=principal.tenant)
         if found is None:
             raise NotFoundException(f"no audit record for {table_id}:{number} (yet)")
