@@ -16,11 +16,15 @@ from typing import Final, Protocol
 import msgspec
 
 from russian_poker.events.codec import decode_event
+from russian_poker.events.game import RoundAbandoned, RoundSettled
 from russian_poker.events.postgres.rebuild import (
+    AbandonedRow,
     Differing,
     LedgerRow,
     LiveTable,
     RebuildStore,
+    RoundBoxRow,
+    RoundRow,
     TableRow,
     WalletRow,
 )
@@ -30,6 +34,7 @@ from russian_poker.events.wallet import WalletOpened
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.compare import differences, render
+from russian_poker.projections.history import settled_write
 from russian_poker.projections.runner import DEFAULT_BATCH_SIZE, Projection, apply_batch
 from russian_poker.projections.tables import decode_state, encode_state
 from russian_poker.projections.wallets import money_moved
@@ -38,7 +43,7 @@ from russian_poker.service.rules.state import Table
 
 __all__ = ["NAMES", "RebuildReport", "Rebuildable", "rebuild", "rebuild_catch_up"]
 
-NAMES: Final = ("tables", "wallets", "audit", "availability")
+NAMES: Final = ("tables", "wallets", "history", "audit", "availability")
 """Every read model that ``russian-poker projections rebuild`` knows."""
 
 _REPORTED: Final = 50
@@ -81,6 +86,8 @@ async def rebuild(store: RebuildStore, name: str) -> RebuildReport:
         report = await _rebuild_tables(store)
     elif name == "wallets":
         report = await _rebuild_wallets(store)
+    elif name == "history":
+        report = await _rebuild_history(store)
     elif name == "audit":
         report = await rebuild_catch_up(store, AuditProjection())
     elif name == "availability":
@@ -210,6 +217,76 @@ async def _rebuild_wallets(store: RebuildStore) -> RebuildReport:
             )
         report.rows = len(wallets) + len(ledger)
         for differing in await rebuilding.stage(list(wallets.values()), ledger):
+            _note_rows(report, differing)
+        await rebuilding.replace()
+    return report
+
+
+# -- settled rounds ------------------------------------------------------------------------
+
+
+async def _rebuild_history(store: RebuildStore) -> RebuildReport:
+    """The settled rounds as the settling commands wrote them: each table's events folded by
+    the rules' own ``evolve``, each settlement derived as the command derives it
+    (``projections.history.settled_write``)."""
+    report = RebuildReport(name="history")
+    async with store.history() as rebuilding:
+        rounds: list[RoundRow] = []
+        boxes: list[RoundBoxRow] = []
+        abandoned: list[AbandonedRow] = []
+        stream, state = "", Table()
+        called_off: RoundAbandoned | None = None
+        async for record in rebuilding.events():
+            if record.stream_id != stream:
+                stream, state, called_off = record.stream_id, Table(), None
+            event = decode_event(record.event_type, record.schema_version, record.data)
+            state = fold(state, [event])
+            report.events += 1
+            if isinstance(event, RoundAbandoned):
+                called_off = event  # written by the same command as the settlement
+            if not isinstance(event, RoundSettled):
+                continue
+            why = [called_off] if called_off and called_off.round == event.round else []
+            written = settled_write(state, [*why, event])
+            called_off = None
+            if written is None:
+                continue
+            at = record.recorded_at
+            rounds.append(
+                RoundRow(
+                    written.table_id,
+                    written.round,
+                    at,
+                    written.commitment,
+                    written.seed,
+                    list(written.dealer_cards),
+                    written.dealer_hand,
+                    written.staked,
+                    written.paid_back,
+                    list(written.players),
+                    written.ruleset_fingerprint,
+                )
+            )
+            boxes.extend(
+                RoundBoxRow(
+                    written.table_id,
+                    written.round,
+                    b.box,
+                    b.player,
+                    at,
+                    b.detail.decode(),
+                    b.staked,
+                    b.paid_back,
+                )
+                for b in written.boxes
+            )
+            if written.abandoned is not None:
+                a = written.abandoned
+                abandoned.append(
+                    AbandonedRow(written.table_id, written.round, a.reason, a.after_s, a.phase)
+                )
+        report.rows = len(rounds) + len(boxes) + len(abandoned)
+        for differing in await rebuilding.stage(rounds, boxes, abandoned):
             _note_rows(report, differing)
         await rebuilding.replace()
     return report

@@ -29,11 +29,15 @@ from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX
 from russian_poker.service.rules.state import Table
 
 __all__ = [
+    "AbandonedRow",
     "CatchUpRebuild",
     "Differing",
+    "HistoryRebuild",
     "LedgerRow",
     "LiveTable",
     "RebuildStore",
+    "RoundBoxRow",
+    "RoundRow",
     "RowPair",
     "TableRow",
     "TablesRebuild",
@@ -226,6 +230,93 @@ class WalletsRebuild:
         await self._conn.execute("INSERT INTO ledger SELECT * FROM rebuilt_ledger")
 
 
+class RoundRow(NamedTuple):
+    """A row of ``rounds``: a settled round's history."""
+
+    table_id: str
+    round: int
+    settled_at: datetime
+    commitment: str
+    seed: str
+    dealer_cards: list[str]
+    dealer_hand: str | None
+    staked: int
+    paid_back: int
+    players: list[str]
+    ruleset_fingerprint: str
+
+
+class RoundBoxRow(NamedTuple):
+    """A row of ``round_boxes``: one box of a settled round."""
+
+    table_id: str
+    round: int
+    box: int
+    player: str
+    settled_at: datetime
+    detail: str
+    staked: int
+    paid_back: int
+
+
+class AbandonedRow(NamedTuple):
+    """A row of ``abandoned_rounds``: why a round was completed by the rules' defaults."""
+
+    table_id: str
+    round: int
+    reason: str
+    after_s: int
+    phase: str
+
+
+_HISTORY: Final[tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]] = (
+    ("rounds", RoundRow._fields, ("table_id", "round")),
+    ("round_boxes", RoundBoxRow._fields, ("table_id", "round", "box")),
+    ("abandoned_rounds", AbandonedRow._fields, ("table_id", "round")),
+)
+
+
+class HistoryRebuild:
+    """``rounds``, ``round_boxes`` and ``abandoned_rounds`` being rebuilt, writers held off."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    def events(self) -> AsyncIterator[RecordedEvent]:
+        """Every table's events, table by table, in order."""
+        return _stream_events(self._conn, TABLE_PREFIX)
+
+    async def stage(
+        self,
+        rounds: Sequence[RoundRow],
+        boxes: Sequence[RoundBoxRow],
+        abandoned: Sequence[AbandonedRow],
+    ) -> list[Differing]:
+        """Keep the rebuilt rows beside the live ones; what differs, table by table."""
+        found = []
+        for (table, columns, keys), rows in zip(_HISTORY, (rounds, boxes, abandoned), strict=True):
+            await self._conn.execute(f"DROP TABLE IF EXISTS pg_temp.rebuilt_{table}")
+            await self._conn.execute(
+                f"CREATE TEMP TABLE rebuilt_{table} (LIKE {table} INCLUDING DEFAULTS) "
+                "ON COMMIT DROP"
+            )
+            await self._conn.copy_records_to_table(
+                f"rebuilt_{table}", records=rows, columns=list(columns)
+            )
+            found.append(
+                await _differing(
+                    self._conn, table, live=table, rebuilt=f"rebuilt_{table}", keys=keys
+                )
+            )
+        return found
+
+    async def replace(self) -> None:
+        """The staged rows become the live ones."""
+        for table, _, _ in _HISTORY:
+            await self._conn.execute(f"DELETE FROM {table}")
+            await self._conn.execute(f"INSERT INTO {table} SELECT * FROM rebuilt_{table}")
+
+
 class CatchUpRebuild:
     """A catch-up model being rebuilt up to its checkpoint, which stays locked meanwhile."""
 
@@ -273,6 +364,15 @@ class RebuildStore:
             # The same order the command path takes them in, so neither side can deadlock.
             await conn.execute("LOCK TABLE wallets, ledger IN SHARE ROW EXCLUSIVE MODE")
             yield WalletsRebuild(conn)
+
+    @contextlib.asynccontextmanager
+    async def history(self) -> AsyncIterator[HistoryRebuild]:
+        async with acquired(self._db) as conn, conn.transaction():
+            # The settling command writes them in its own statement: hold it off.
+            await conn.execute(
+                "LOCK TABLE rounds, round_boxes, abandoned_rounds IN SHARE ROW EXCLUSIVE MODE"
+            )
+            yield HistoryRebuild(conn)
 
     @contextlib.asynccontextmanager
     async def catch_up(

@@ -49,7 +49,8 @@ def projections_group() -> None:
 @projections_group.command("rebuild")
 @click.argument("name", required=False, type=click.Choice(NAMES))
 def rebuild_command(name: str | None) -> None:
-    """Rebuild NAME (tables, wallets, audit; default: all) from the events.
+    """Rebuild NAME (tables, wallets, history, audit, availability; default: all) from the
+    events.
 
     Compares the rebuild with the live read model, lists every difference, then replaces
     the live rows. Exits 1 if the live model differed.
