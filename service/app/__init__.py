@@ -45,7 +45,7 @@ from russian_poker.service.app.docs_assets import docs_router, swagger_assets_ro
 from russian_poker.service.app.middleware import request_middleware, security_headers
 from russian_poker.service.app.policy import TableOwners, access, check_policies, enforce
 from russian_poker.service.app.problems import problem_details_plugin
-from russian_poker.service.app.schema_plugin import DescribedStructSchemaPlugin
+from russian_poker.service.app.schema_plugin import DescribedJson
 from russian_poker.service.app.state import Services, initial_state, start
 from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.availability.notifier import TableNotifier
@@ -216,12 +216,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # One guard for every route: its declared access policy (service.app.policy).
         guards=[enforce],
         before_request=check_body,
-        plugins=[problem_details_plugin(), DescribedStructSchemaPlugin()],
+        plugins=[problem_details_plugin()],
         openapi_config=OpenAPIConfig(
             title="Russian Poker backend",
             version=API_VERSION,
             description="Event-sourced Russian Poker and Oasis Poker tables, wallets and audit.",
-            render_plugins=[swagger_plugin()],
+            render_plugins=[swagger_plugin(), DescribedJson()],
             openapi_router=docs_router(),
         ),
         cors_config=_cors(settings),

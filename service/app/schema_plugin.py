@@ -1,48 +1,94 @@
-"""Struct schemas that describe themselves: the struct's docstring and its tag field.
+"""Struct schemas that describe themselves: each Struct's docstring, and its tag field.
 
-Litestar 2.25 builds a Struct's schema from its fields (a field's ``msgspec.Meta`` description
-becomes the property's description) but drops the class docstring, which msgspec's own JSON
-schema uses as the description, and adds a tagged union's tag field (``type``) with no
-description at all. This plugin takes Litestar's schema and fills in just those two.
+Litestar builds a Struct's schema from its fields (a field's ``msgspec.Meta`` description
+becomes the property's description) but leaves out the class docstring, which msgspec's own
+JSON schema uses as the description, and adds a tagged union's tag field (``type``) with
+no description at all. Litestar has no public hook on its Struct schemas, so the finished
+document is completed instead: every component named after one of the project's Structs
+gets that Struct's docstring, and its tag field a sentence. The served document goes
+through :class:`DescribedJson`, the committed one through :func:`described` (the
+``openapi`` command); both give the same bytes.
 """
 
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import Any
 
 import msgspec
+from litestar import Request
+from litestar.openapi.plugins import JsonRenderPlugin
 
-# Litestar exposes no public hook on its Struct schemas; subclassing its own plugin keeps
-# every other part of the schema exactly what Litestar generates.
-from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
-from litestar.openapi.spec import Schema
-
-if TYPE_CHECKING:
-    from litestar._openapi.schema_generation import SchemaCreator
-    from litestar.typing import FieldDefinition
-
-__all__ = ["DescribedStructSchemaPlugin"]
+__all__ = ["DescribedJson", "described"]
 
 
-class DescribedStructSchemaPlugin(StructSchemaPlugin):
-    """Litestar's Struct schema plus the docstring and a described tag field."""
+def _subclasses(base: type[msgspec.Struct]) -> list[type[msgspec.Struct]]:
+    found: list[type[msgspec.Struct]] = []
+    sub: type[msgspec.Struct]
+    for sub in base.__subclasses__():
+        found.append(sub)
+        found.extend(_subclasses(sub))
+    return found
 
-    def to_openapi_schema(
-        self, field_definition: FieldDefinition, schema_creator: SchemaCreator
-    ) -> Schema:
-        schema = super().to_openapi_schema(field_definition, schema_creator)
-        struct = field_definition.type_
-        # Only the class's own docstring: msgspec.Struct's would otherwise be inherited.
+
+@cache
+def _structs() -> dict[str, list[type[msgspec.Struct]]]:
+    """The project's Structs by class name."""
+    named: dict[str, list[type[msgspec.Struct]]] = {}
+    for struct in _subclasses(msgspec.Struct):
+        if struct.__module__.startswith("russian_poker."):
+            named.setdefault(struct.__name__, []).append(struct)
+    return named
+
+
+def _properties(struct: type[msgspec.Struct]) -> set[str]:
+    info = msgspec.inspect.type_info(struct)
+    assert isinstance(info, msgspec.inspect.StructType)
+    return {f.encode_name for f in info.fields} | ({info.tag_field} if info.tag_field else set())
+
+
+def _struct_of(name: str, schema: dict[str, Any]) -> type[msgspec.Struct] | None:
+    """The Struct a component was made from: by name, and by its properties when two
+    Structs share the name (Litestar names a component after the class alone)."""
+    found = _structs().get(name, [])
+    if len(found) > 1:
+        found = [s for s in found if _properties(s) == set(schema.get("properties", {}))]
+    if len(found) > 1:  # the same fields: the one that describes itself
+        found = [s for s in found if s.__dict__.get("__doc__")]
+    return found[0] if len(found) == 1 else None
+
+
+def described(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` (an OpenAPI document as a dict) with its Struct components described,
+    in place; returned for convenience. Idempotent."""
+    schemas = document.get("components", {}).get("schemas", {})
+    for name, schema in list(schemas.items()):
+        struct = _struct_of(name, schema) if isinstance(schema, dict) else None
+        if struct is None:
+            continue
+        # Only the class's own docstring (msgspec.Struct's would otherwise be inherited),
+        # before one use's field description Litestar may have put on the shared schema;
+        # placed after the title, where Litestar puts a description.
         doc = struct.__dict__.get("__doc__")
-        if doc and schema.description is None:
-            schema.description = inspect.cleandoc(doc)
+        if doc:
+            rest = {k: v for k, v in schema.items() if k != "description"}
+            at = list(rest).index("title") + 1 if "title" in rest else len(rest)
+            items = list(rest.items())
+            schema.clear()
+            schema.update([*items[:at], ("description", inspect.cleandoc(doc)), *items[at:]])
         info = msgspec.inspect.type_info(struct)
         assert isinstance(info, msgspec.inspect.StructType)
-        if info.tag_field and schema.properties:
-            tag = schema.properties[info.tag_field]
-            if isinstance(tag, Schema) and tag.description is None:
-                tag.description = (
-                    f'Always "{info.tag}": the tag that says this object is a {struct.__name__}.'
-                )
-        return schema
+        tag = schema.get("properties", {}).get(info.tag_field) if info.tag_field else None
+        if isinstance(tag, dict) and "description" not in tag:
+            tag["description"] = (
+                f'Always "{info.tag}": the tag that says this object is a {struct.__name__}.'
+            )
+    return document
+
+
+class DescribedJson(JsonRenderPlugin):
+    """``/schema/openapi.json``: the document, described (:func:`described`)."""
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        return super().render(request, described(openapi_schema))

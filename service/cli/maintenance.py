@@ -25,10 +25,11 @@ def migrate_command() -> None:
 def openapi_document() -> bytes:
     """The OpenAPI document exactly as the app serves it at ``/schema/openapi.json``."""
     from russian_poker.service.app import create_app
+    from russian_poker.service.app.schema_plugin import described
     from russian_poker.service.settings import Settings
 
     app = create_app(Settings(jwt_secret="openapi-export-only"))
-    document = app.openapi_schema.to_schema()
+    document = described(app.openapi_schema.to_schema())
     return msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
 
 
