@@ -286,7 +286,7 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
                 "The time-outs this state waits for now (betting, each awaited box's decision"
                 " or dealer-draw answer), soonest first; empty when nothing is timed. Null in"
                 " a command's answer (`POST /v1/tables/{id}/commands`), which stays on the"
-                " fast path: the stream's event of the same version and `GET` carry them."
+                " hot path: the stream's event of the same version and `GET` carry them."
             )
         ),
     ]

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import asyncpg
 
@@ -18,7 +20,16 @@ from russian_poker.events.postgres.migrate import migrate
 from russian_poker.events.postgres.pool import connect
 from russian_poker.service.settings import data_dir
 
-__all__ = ["data_dir", "database_url", "embedded_pgdata", "migrated", "wait_for_database"]
+__all__ = [
+    "data_dir",
+    "database_url",
+    "embedded_pgdata",
+    "migrated",
+    "on_the_store",
+    "wait_for_database",
+]
+
+T = TypeVar("T")
 
 
 def embedded_pgdata() -> Path:
@@ -65,3 +76,29 @@ async def wait_for_database(url: str, timeout_s: float) -> None:
         else:
             await conn.close()
             return
+
+
+def on_the_store(
+    work: Callable[[asyncpg.Connection[asyncpg.Record]], Awaitable[T]],
+    *,
+    idle_in_transaction_s: int = 600,
+    name: str = "russian-poker-audit",
+) -> T:
+    """Run ``work`` on one connection to ``DATABASE_URL`` (else the embedded server), after
+    applying pending migrations.
+
+    Audit work folds in Python between the statements of one long transaction, so it gets
+    its own idle-in-transaction limit: the service's is too short for a large store."""
+
+    async def main() -> T:
+        url = database_url()
+        await migrated(url)
+        conn = await connect(
+            url, idle_in_transaction_timeout=idle_in_transaction_s, application_name=name
+        )
+        try:
+            return await work(conn)
+        finally:
+            await conn.close()
+
+    return asyncio.run(main())

@@ -29,6 +29,7 @@ from russian_poker.service.app.controllers.audit import AuditController
 from russian_poker.service.app.controllers.audit_reports import AuditReportsController
 from russian_poker.service.app.controllers.availability import AvailabilityController
 from russian_poker.service.app.controllers.chain import ChainController
+from russian_poker.service.app.controllers.commands import CommandController
 from russian_poker.service.app.controllers.credentials import CredentialController
 from russian_poker.service.app.controllers.fairness import FairnessController
 from russian_poker.service.app.controllers.health import HealthController
@@ -185,6 +186,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     app = Litestar(
         route_handlers=[
             TableController,
+            CommandController,
             WalletController,
             OperatorController,
             OperatorReportsController,

@@ -15,8 +15,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from russian_poker.service.database import data_dir
-from russian_poker.service.settings import Settings
+from russian_poker.service.settings import Settings, data_dir
 
 __all__ = [
     "CheckpointKeyError",

@@ -30,7 +30,8 @@ from russian_poker.service.audit.replay import (
     select_rounds,
     verify_rounds,
 )
-from russian_poker.service.cli.audit_group import iso_time, on_the_store
+from russian_poker.service.cli.audit_group import iso_time
+from russian_poker.service.database import on_the_store
 from russian_poker.service.tenancy import DEFAULT_OPERATOR
 from russian_poker.service.wallet.reconcile import (
     ExportError,

@@ -21,7 +21,8 @@ from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
 from russian_poker.service.chain.keys import CheckpointKeyError, load_public_key, signing_key
 from russian_poker.service.chain.verify import ChainReport, verify_chain
-from russian_poker.service.cli.audit_group import audit, iso_time, on_the_store
+from russian_poker.service.cli.audit_group import audit, iso_time
+from russian_poker.service.database import on_the_store
 from russian_poker.service.settings import ConfigurationError, load_settings
 
 __all__ = ["checkpoint_command", "verify_chain_command"]

@@ -18,7 +18,7 @@ import click
 import msgspec
 
 from russian_poker.events.postgres.store import EventStore
-from russian_poker.service.cli.audit_group import on_the_store
+from russian_poker.service.database import on_the_store
 from russian_poker.service.fairness.check import check_proof
 from russian_poker.service.fairness.proof import RoundProof, load_proof
 from russian_poker.service.fairness.vectors import check_vectors

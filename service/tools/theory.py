@@ -22,7 +22,7 @@ from russian_poker.events.postgres.theory import (
     tables_rulesets,
 )
 from russian_poker.events.ruleset import Ruleset
-from russian_poker.service.cli.audit_group import on_the_store
+from russian_poker.service.database import on_the_store
 from russian_poker.service.reports.theory import (
     PRESET_MAIN,
     SIMULATED_ROUNDS,

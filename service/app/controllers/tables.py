@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from typing import Annotated, Any, Final
+from typing import Annotated, Final
 
 import msgspec
-from litestar import Controller, Request, Response, get, post, put
+from litestar import Controller, get, post, put
 from litestar.exceptions import NotFoundException, PermissionDeniedException
 from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent
@@ -15,32 +15,15 @@ from litestar.response.sse import ServerSentEventMessage
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from russian_poker.events.commands import (
-    Actor,
-    BuyCard,
-    CancelBets,
     ChangeRuleset,
     CloseTable,
-    Deal,
-    DeclineDealerExchange,
-    Exchange,
-    Fold,
-    Insure,
-    LeaveTable,
     OpenTable,
-    PlaceAnte,
-    Play,
-    PlayerCommand,
     ReopenTable,
-    RepeatBets,
-    RequestDealerExchange,
-    SitDown,
     StackDeck,
 )
 from russian_poker.events.postgres.tables import TableStore
-from russian_poker.projections.views import TableView, Viewer, boxes_in_play, free_boxes, table_view
+from russian_poker.projections.views import TableView, boxes_in_play, free_boxes
 from russian_poker.service.app.auth import Principal
-from russian_poker.service.app.bodies import check_body
-from russian_poker.service.app.command_path import well_formed
 from russian_poker.service.app.controllers.availability import (
     CloseTableBody,
     ReopenTableBody,
@@ -50,21 +33,15 @@ from russian_poker.service.app.dependencies import AppSettings, Caller, Commands
 from russian_poker.service.app.params import TableId, json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
-from russian_poker.service.app.replays import REPLAYED_HEADER, encoded_answer
 from russian_poker.service.app.responses import problems
 from russian_poker.service.app.schemas import (
-    CommandResponse,
     CreateTable,
     LobbyEntry,
     StackedDeck,
     TestDeck,
 )
-from russian_poker.service.app.state import services
+from russian_poker.service.app.seen import actor_of, load_view, seen_by, table_version, viewer_of
 from russian_poker.service.application.commands import CommandService
-from russian_poker.service.application.idempotency import player_command_id
-from russian_poker.service.application.results import UnknownTable
-from russian_poker.service.live import Timers
-from russian_poker.service.observability import request_id_of
 from russian_poker.service.rules.cards import CardError, parse_cards
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.presets import PRESETS, make_ruleset, override
@@ -74,29 +51,9 @@ from russian_poker.service.tenancy import TABLE_ID_RULE, game_table_id
 
 __all__ = ["TableController"]
 
-_COMMANDS: Final = (
-    SitDown(seat=1),
-    LeaveTable(),
-    PlaceAnte(box=1, ante=100, bonus=100, client_seed="my lucky seed"),
-    CancelBets(box=1),
-    RepeatBets(),
-    Deal(),
-    BuyCard(box=1),
-    Exchange(box=1, cards=["2c", "7d"]),
-    Play(box=1),
-    Insure(box=1, amount=200),
-    Fold(box=1),
-    RequestDealerExchange(box=1),
-    DeclineDealerExchange(box=1),
-)
-"""One example body per player command; the OpenAPI test checks none is missing."""
-
 _EXAMPLE_DECK: Final = "As Kd 2c Ah Kc 3d Ad Kh 4s Ac Ks 6h Qd Qh 9c".split()  # noqa: SIM905
 """Top of a test deck for two boxes in play and the dealer, dealt one card at a time."""
 
-_CommandBody = Annotated[
-    PlayerCommand, json_body(*((str(c.__struct_config__.tag), c) for c in _COMMANDS))
-]
 _CreateTableBody = Annotated[
     CreateTable,
     json_body(
@@ -136,98 +93,11 @@ _TestDeckBody = Annotated[
 ]
 
 
-def viewer_of(principal: Principal) -> Viewer:
-    if principal.role == "player":
-        return Viewer(role="player", player_id=principal.subject)
-    return Viewer(role="operator" if principal.role == "operator" else "auditor")
-
-
-def _actor(principal: Principal) -> Actor:
-    # An admin acts on tables as their operator does (a shared table has no other); the
-    # metadata says it was an admin (the availability log shows it).
-    role = "operator" if principal.role == "admin" else principal.role
-    return Actor(role=role, id=principal.subject, admin=principal.role == "admin")
-
-
-def seen_by(state: Table, version: int, viewer: Viewer, timers: Timers | None = None) -> TableView:
-    """A player without a seat at this table watches it as an observer. Deadlines from
-    ``timers`` (the table's timer rows); without them, null."""
-    if viewer.role == "player" and state.seat_of(viewer.player_id or "") is None:
-        viewer = Viewer(role="observer", player_id=viewer.player_id)
-    return table_view(state, version, viewer, timers)
-
-
-async def load_view(
-    tables: TableStore, table_id: str, viewer: Viewer, *, deadlines: bool = True
-) -> TableView:
-    """The table in ``viewer``'s view, with its deadlines unless told not to. Whether the
-    caller may see the table is the route's policy's to say (service.app.policy)."""
-    seen = await tables.seen(table_id, deadlines=deadlines)
-    if seen.version == 0:
-        raise NotFoundException(f"no table {table_id!r}")
-    return seen_by(seen.state, seen.version, viewer, seen.timers)
-
-
 async def _table(tables: TableStore, table_id: str) -> Table:
     seen = await tables.seen(table_id)
     if seen.version == 0:
         raise NotFoundException(f"no table {table_id!r}")
     return seen.state
-
-
-async def _command_fast_path(request: Request[Any, Any, Any]) -> Response[CommandResponse] | None:
-    """The command route's ``before_request``: the app's body checks, then the command
-    itself when it is well formed (``service.app.command_path``); ``None`` lets Litestar
-    read the request through the route's signature, and refuse it as it always has."""
-    await check_body(request)
-    parsed = await well_formed(request)
-    if parsed is None:
-        return None
-    return await _run_command(request, *parsed)
-
-
-async def _run_command(
-    request: Request[Any, Any, Any],
-    table_id: str,
-    data: PlayerCommand,
-    principal: Principal,
-    idempotency_key: str | None,
-    if_match: str | None,
-) -> Response[CommandResponse]:
-    if not idempotency_key:
-        raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
-    expected = _version(if_match)
-    # The fast path (a route's before_request) has no injected dependencies: the app's
-    # services, typed (service.app.state).
-    running = services(request.app.state)
-    commands = running.commands
-    session = await running.sessions.bound(principal)
-    try:
-        result, after = await commands.execute_with_state(
-            table_id,
-            data,
-            _actor(principal),
-            command_id=player_command_id(table_id, principal.subject, idempotency_key),
-            expected_version=expected,
-            request_id=request_id_of(request),
-            must_exist=True,
-            session=session,
-        )
-    except UnknownTable:
-        raise NotFoundException(f"no table {table_id!r}") from None
-    viewer = viewer_of(principal)
-    # The state the command left, as it committed; a duplicate's is gone, so load it.
-    # No deadlines either way (null): reading the timers would cost the hot path a
-    # query; the stream's event of this version and GET carry them.
-    view = (
-        seen_by(after, result.version, viewer)
-        if after is not None
-        else await load_view(running.storage.tables, table_id, viewer, deadlines=False)
-    )
-    body = CommandResponse(
-        version=result.version, events=result.events, duplicate=result.duplicate, table=view
-    )
-    return encoded_answer(body, replayed=result.duplicate)
 
 
 class TableController(Controller):
@@ -285,7 +155,7 @@ class TableController(Controller):
             shared=data.shared,
             reason=data.reason,
         )
-        await commands.execute(table_id, command, _actor(principal))
+        await commands.execute(table_id, command, actor_of(principal))
         return await load_view(store.tables, table_id, viewer_of(principal))
 
     @get(
@@ -373,58 +243,8 @@ class TableController(Controller):
             ruleset = override(PRESETS[data.preset], {**kept, **data.overrides})
         if ruleset != current:
             command = ChangeRuleset(ruleset=ruleset, reason=data.reason)
-            await commands.execute(table_id, command, _actor(principal))
+            await commands.execute(table_id, command, actor_of(principal))
         return await load_view(store.tables, table_id, viewer_of(principal))
-
-    @post(
-        "/{table_id:str}/commands",
-        status_code=HTTP_200_OK,
-        summary="Send a player command (tagged union on `type`)",
-        description=(
-            "Every rule of the game is a command: SitDown, LeaveTable, PlaceAnte, CancelBets, "
-            "RepeatBets, Deal, BuyCard, Exchange, Play, Insure, Fold, RequestDealerExchange, "
-            "DeclineDealerExchange. `Idempotency-Key` is required: a retry with the same key "
-            "and body is answered without acting twice. `If-Match` (the table's version) "
-            "makes the command conditional."
-        ),
-        responses=problems(404, 409, 412, 413, 422, 428),
-        response_headers=[REPLAYED_HEADER],
-        before_request=_command_fast_path,
-        opt=access("player", scope="table"),
-    )
-    async def command(
-        self,
-        table_id: TableId,
-        data: _CommandBody,
-        request: Request[Any, Any, Any],
-        principal: Caller,
-        idempotency_key: Annotated[
-            str | None,
-            HeaderParameter(
-                name="Idempotency-Key",
-                required=False,
-                max_length=200,
-                description=(
-                    "Required: the client's id for this command, at most 200 characters. A "
-                    "retry with the same key and body is answered as the first time, without "
-                    "acting twice; the same key with another body is refused."
-                ),
-            ),
-        ] = None,
-        if_match: Annotated[
-            str | None,
-            HeaderParameter(
-                name="If-Match",
-                required=False,
-                description=(
-                    "The table's version (`version` of the last view) the command is meant "
-                    "for: if the table has moved on, the command is refused with 412."
-                ),
-            ),
-        ] = None,
-    ) -> Response[CommandResponse]:
-        # Reached only when the fast path (``_command_fast_path``) stepped aside.
-        return await _run_command(request, table_id, data, principal, idempotency_key, if_match)
 
     @get(
         "/{table_id:str}/stream",
@@ -472,7 +292,7 @@ class TableController(Controller):
         ] = None,
     ) -> ServerSentEvent:
         viewer = viewer_of(principal)
-        since = after if after is not None else _version(last_event_id)
+        since = after if after is not None else table_version(last_event_id)
 
         async def updates() -> AsyncIterator[ServerSentEventMessage]:
             async for update in hub.subscribe(table_id, since):
@@ -511,7 +331,7 @@ class TableController(Controller):
         current = table.round
         if current is not None and current.phase == "betting":
             try:
-                await commands.execute(table_id, StackDeck(deck=cards), _actor(principal))
+                await commands.execute(table_id, StackDeck(deck=cards), actor_of(principal))
             except RuleViolation as refusal:
                 if refusal.code != "betting_closed":
                     raise
@@ -560,7 +380,7 @@ async def _operate(
     table_id: str,
     command: CloseTable | ReopenTable,
 ) -> TableView:
-    await commands.execute(table_id, command, _actor(principal))
+    await commands.execute(table_id, command, actor_of(principal))
     return await load_view(tables, table_id, viewer_of(principal))
 
 
@@ -573,12 +393,3 @@ def _test_deck(settings: Settings, deck: list[str]) -> tuple[str, ...]:
     except CardError as exc:
         raise problem("invalid_deck", 422, str(exc)) from None
     return tuple(cards)
-
-
-def _version(if_match: str | None) -> int | None:
-    if if_match is None:
-        return None
-    text = if_match.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
-        raise problem("invalid_if_match", 400, 'If-Match: the table\'s version number, e.g. "12"')
-    return int(text)

@@ -10,7 +10,6 @@ from litestar.exceptions import NotFoundException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from russian_poker.events.commands import Actor
 from russian_poker.events.postgres.storage import Storage
 from russian_poker.projections.wallets import LedgerPage, WalletView
 from russian_poker.service.app.auth import Principal
@@ -21,6 +20,7 @@ from russian_poker.service.app.problems import problem
 from russian_poker.service.app.replays import REPLAYED_HEADER, answer
 from russian_poker.service.app.responses import problems
 from russian_poker.service.app.schemas import CreateWallet, Transfer
+from russian_poker.service.app.seen import actor_of
 from russian_poker.service.application.operators import OperatorRegistry
 from russian_poker.service.application.transfers import TransferResult, TransferService
 from russian_poker.service.tenancy import PLAYER_ID_RULE, game_player_id, valid_player_id
@@ -76,7 +76,7 @@ class WalletController(Controller):
             raise problem("invalid_player_id", 422, f"wallet_id: {PLAYER_ID_RULE}")
         await _internal_operator(operators, principal)
         internal = game_player_id(principal.operator, data.wallet_id)
-        await wallets.open(internal, data.currency, actor=_actor(principal))
+        await wallets.open(internal, data.currency, actor=actor_of(principal))
         return await _wallet(store, internal, data.wallet_id)
 
     @post(
@@ -172,14 +172,9 @@ async def _transfer(
         kind,
         data.transfer_id,
         data.amount,
-        actor=_actor(principal),
+        actor=actor_of(principal),
     )
     return answer(msgspec.structs.replace(result, wallet_id=wallet_id), replayed=result.duplicate)
-
-
-def _actor(principal: Principal) -> Actor:
-    role = "operator" if principal.role == "admin" else principal.role
-    return Actor(role=role, id=principal.subject)
 
 
 async def _wallet(store: Storage, internal: str, shown: str) -> WalletView:
