@@ -305,6 +305,7 @@ class _Player:
         self.recorder = recorder
         self.rng = rng
         self.sent = 0
+        self.last_refusal: tuple[int, bytes] = (0, b"")
         self.drew = 0
 
     async def command(self, body: dict[str, Any]) -> bool:
@@ -319,6 +320,7 @@ class _Player:
             payload = await response.read()
             status = response.status
         self.recorder.add(started, "command", status, body["type"])
+        self.last_refusal = (status, payload[:300])
         if status == 200:
             await self.tracker.update(_answer_decoder.decode(payload).table)
             return True
@@ -476,7 +478,9 @@ async def _generate(config: dict[str, Any]) -> dict[str, Any]:
                     rng,
                     config["prefix"],
                 )
-                assert await bot.command({"type": "SitDown"}), f"{player} could not sit"
+                assert await bot.command({"type": "SitDown"}), (
+                    f"{player} could not sit: {bot.last_refusal}"
+                )
                 bots.append(bot)
             for bot in bots[: len(trackers)]:
                 await bot.look()
@@ -647,20 +651,20 @@ def _start(
     baseline_root: Path | None = None,
 ) -> _Server:
     port = _free_port()
-    root = baseline_root if kind == "baseline" and baseline_root else ROOT
+    root = baseline_root if kind in BASELINE_KINDS and baseline_root else ROOT
     env = {
         **os.environ,
         "DATABASE_URL": database,
         "RUSSIAN_POKER_RATE_LIMIT": "0",
         "RUSSIAN_POKER_JWT_SECRET": SECRET,
         "RUSSIAN_POKER_DATA_DIR": str(logs),
-        "PYTHONPATH": str(root),
+        "PYTHONPATH": _source_path(root),
         **extra_env,
     }
     if kind != "ceiling":
         # The CLI of the source tree on PYTHONPATH (another checkout for "baseline").
         argv = [
-            sys.executable, "-c", "from service.cli import main; main()",
+            sys.executable, "-c", f"from {_package(root)}service.cli import main; main()",
             "serve", "--port", str(port), "--workers", str(workers),
         ]  # fmt: skip
     else:
@@ -1068,6 +1072,8 @@ def main() -> None:
     kinds = [] if args.only == "ceiling" else wanted
     if args.baseline_root and args.only != "ceiling":
         kinds.insert(kinds.index("service") + 1 if "service" in kinds else 0, "baseline")
+        if "memory" in kinds:
+            kinds.insert(kinds.index("memory") + 1, "memory-baseline")
     if args.only != "ceiling":
         kinds += [kind for kind, flag in _PEER_KINDS.items() if getattr(args, flag)]
     if args.only != "service":
@@ -1118,7 +1124,7 @@ def main() -> None:
                             "seed": rep,
                             **_tokens(
                                 args.baseline_root
-                                if kind == "baseline" and args.baseline_root
+                                if kind in BASELINE_KINDS and args.baseline_root
                                 else ROOT,
                                 clients,
                             ),
@@ -1264,6 +1270,12 @@ def main() -> None:
             served = medians.get(label(kind, clients))
             if served and internal:
                 print(_compare(f"{kind}/internal at {clients} clients", served, internal))
+        memory, memory_before = (
+            medians.get(label("memory", clients)),
+            medians.get(label("memory-baseline", clients)),
+        )
+        if memory and memory_before:
+            print(_compare(f"memory/memory-baseline at {clients} clients", memory, memory_before))
     for key, value in figures.items():
         print(
             f"{key}: {value['events']:,} events, {value['events_per_second']:,.0f} events/s"
@@ -1284,6 +1296,9 @@ def main() -> None:
 
 
 _PEER_KINDS: Final = {"peer": "peer", "peer_turns": "peer_turns"}
+BASELINE_KINDS: Final = frozenset({"baseline", "memory-baseline"})
+"""The kinds served from ``--baseline-root``: the internal service and, with ``--wallet``
+naming memory, the seamless operator at the in-memory wallet."""
 """The peer's kinds → the flag that asks for each (``--peer``, ``--peer-turns``)."""
 
 
@@ -1340,15 +1355,29 @@ def _medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return medians
 
 
+def _package(root: Path) -> str:
+    """The import prefix of the tree at ``root``: ``russian_poker.`` once the folders are
+    one namespace (``.ci/russian_poker`` links them), nothing for a tree from before."""
+    return "russian_poker." if (root / ".ci" / "russian_poker").is_dir() else ""
+
+
+def _source_path(root: Path) -> str:
+    """PYTHONPATH that makes the tree at ``root`` the code imported. For a namespace tree it
+    must name ``.ci`` (its links): the editable install's finder comes after PYTHONPATH's
+    entries, so a baseline's ``russian_poker`` is its own, not this checkout's."""
+    return os.pathsep.join([str(root / ".ci"), str(root)]) if _package(root) else str(root)
+
+
 def _tokens(root: Path, clients: int) -> dict[str, Any]:
     """The operator's token and the players' (``p0``…), minted by the source tree at
     ``root`` itself: a baseline from before a change of the token format verifies its own."""
     code = (
-        "import json, sys; from service.app.auth import mint_token as m; s, n = sys.argv[1:]; "
+        f"import json, sys; from {_package(root)}service.app.auth import mint_token as m; "
+        "s, n = sys.argv[1:]; "
         "print(json.dumps({'operator': m(s, 'operator', 'load-benchmark', 7200), "
         "'tokens': {f'p{i}': m(s, 'player', f'p{i}', 7200) for i in range(int(n))}}))"
     )
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    env = {**os.environ, "PYTHONPATH": _source_path(root)}
     minted = subprocess.run(
         [sys.executable, "-c", code, SECRET, str(clients)],
         cwd=root, env=env, check=True, capture_output=True, text=True,

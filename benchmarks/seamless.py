@@ -64,9 +64,10 @@ OPERATOR_KINDS: Final = {
     "sessions": "bench-internal",
     "seamless": "bench-seamless",
     "memory": "bench-memory",
+    "memory-baseline": "bench-memory",
 }
 """Kind → the operator its players belong to."""
-SEAMLESS_KINDS: Final = frozenset({"seamless", "memory"})
+SEAMLESS_KINDS: Final = frozenset({"seamless", "memory", "memory-baseline"})
 """The kinds whose operator's wallet is seamless (a wallet process of their own)."""
 DEBITING: Final = frozenset({"PlaceAnte", "Play", "BuyCard"})
 """The generator's commands that debit (one ``bet`` each, two for an ante with a bonus)."""
@@ -216,10 +217,13 @@ async def setup_operator(
         ) as response:
             answer = await _ok(response, 201)
         launched[player] = Launched(answer["game_player_id"], answer["session_token"])
+    opened = []
     for table_id in config["table_ids"]:
         body = {"table_id": table_id, "preset": "russian", "overrides": {"max_payout": 500_000}}
         async with session.post("/v1/tables", json=body, headers=operator) as response:
-            await _ok(response, 201)
+            # An operator's table is named in its own namespace (`operator.table`).
+            opened.append((await _ok(response, 201))["table_id"])
+    config["table_ids"] = opened
     return launched
 
 

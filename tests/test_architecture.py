@@ -77,6 +77,26 @@ def test_every_import_follows_the_layers() -> None:
     assert "0 broken" in run.stdout
 
 
+def test_no_module_imports_itself_back() -> None:
+    # Between layers the contract forbids cycles; this covers siblings within one layer.
+    import grimp
+
+    env_path = str(ROOT / ".ci")
+    sys.path.insert(0, env_path)
+    try:
+        graph = grimp.build_graph("russian_poker", exclude_type_checking_imports=True)
+    finally:
+        sys.path.remove(env_path)
+    assert "russian_poker.service.application.commands" in graph.modules
+    cycles = sorted(
+        (module, imported)
+        for module in graph.modules
+        for imported in graph.find_modules_directly_imported_by(module)
+        if graph.chain_exists(importer=imported, imported=module)
+    )
+    assert cycles == []
+
+
 def test_sql_is_written_only_in_the_storage_adapter() -> None:
     outside = {
         str(path): lines

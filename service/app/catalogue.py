@@ -16,10 +16,16 @@ from typing import Final
 
 import msgspec
 
-from russian_poker.service.app.problems import STATUS_OF_KIND, problem_type
 from russian_poker.service.rules.errors import REFUSALS, RefusalKind
 
-__all__ = ["CATALOGUE", "IDEMPOTENCY", "Entry", "by_status"]
+__all__ = ["CATALOGUE", "IDEMPOTENCY", "STATUS_OF_KIND", "Entry", "by_status", "problem_type"]
+
+STATUS_OF_KIND: Final = {"forbidden": 403, "not_found": 404, "conflict": 409, "invalid": 422}
+"""The HTTP status of each kind of the rules' refusals."""
+
+
+def problem_type(code: str) -> str:
+    return f"/problems/{code}"
 
 
 class Entry(msgspec.Struct, frozen=True, kw_only=True):

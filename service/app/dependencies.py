@@ -4,6 +4,7 @@ settings, and the authenticated principal. A handler names what it needs by para
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -12,12 +13,14 @@ from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 
 from russian_poker.events.postgres.storage import Storage
+from russian_poker.events.postgres.tables import TableStore
 from russian_poker.service.app.auth import Principal, principal_in
 from russian_poker.service.app.policy import TableOwners
 from russian_poker.service.app.state import config, services
 from russian_poker.service.application.commands import CommandService
 from russian_poker.service.application.credentials import Credentials as CredentialService
 from russian_poker.service.application.operators import OperatorRegistry
+from russian_poker.service.application.sessions import SessionRef
 from russian_poker.service.application.sessions import Sessions as SessionService
 from russian_poker.service.application.transfers import TransferService
 from russian_poker.service.live import LiveHub
@@ -27,6 +30,8 @@ from russian_poker.service.software import SoftwareManifest
 
 __all__ = [
     "DEPENDENCIES",
+    "Acting",
+    "ActingPlayer",
     "AppSettings",
     "Caller",
     "CheckpointKey",
@@ -46,6 +51,32 @@ __all__ = [
 def _principal(request: Request[Any, Any, State]) -> Principal:
     """The caller, as the access guard verified it (service.app.policy)."""
     return principal_in(request)
+
+
+@dataclass(frozen=True, slots=True)
+class Acting:
+    """A player about to send a table command: who, under which launched session (checked
+    live), and what the command route runs it with.
+
+    One dependency that builds on the caller's, rather than four side by side: Litestar
+    resolves the dependencies of one level concurrently, in a task group per request, and on
+    the command route (the hot path) that cost 8 % of the commands per second
+    (docs/benchmarks.md, "Issue 22: the shell redesigned")."""
+
+    principal: Principal
+    session: SessionRef | None
+    commands: CommandService
+    tables: TableStore
+
+
+async def _acting(principal: Caller, state: State) -> Acting:
+    running = services(state)
+    return Acting(
+        principal=principal,
+        session=await running.sessions.bound(principal),
+        commands=running.commands,
+        tables=running.storage.tables,
+    )
 
 
 def _store(state: State) -> Storage:
@@ -97,6 +128,8 @@ def _settings(state: State) -> Settings:
 
 
 DEPENDENCIES: Final = {
+    "acting": Provide(_acting),
+} | {
     name: Provide(provider, sync_to_thread=False)
     for name, provider in (
         ("principal", _principal),
@@ -117,6 +150,7 @@ DEPENDENCIES: Final = {
 """The app's dependencies, by the parameter name a handler gives them."""
 
 Caller = NamedDependency[Principal]
+ActingPlayer = NamedDependency[Acting]
 Store = NamedDependency[Storage]
 Commands = NamedDependency[CommandService]
 Wallets = NamedDependency[TransferService]

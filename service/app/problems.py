@@ -18,6 +18,7 @@ from litestar.plugins.problem_details import (
     ProblemDetailsPlugin,
 )
 
+from russian_poker.service.app.catalogue import CATALOGUE, STATUS_OF_KIND, problem_type
 from russian_poker.service.application.idempotency import IdempotencyKeyReused, ReplayedRefusal
 from russian_poker.service.application.money.seamless import WalletRefused, WalletUnavailable
 from russian_poker.service.application.results import Conflict, VersionMismatch
@@ -30,18 +31,10 @@ __all__ = ["REPLAYED", "STATUS_OF_KIND", "problem", "problem_details_plugin", "p
 REPLAYED: Final = "Idempotent-Replayed"
 """Response header of an answer given again from memory (a success or a refusal)."""
 
-STATUS_OF_KIND: Final = {"forbidden": 403, "not_found": 404, "conflict": 409, "invalid": 422}
-
-
-def problem_type(code: str) -> str:
-    return f"/problems/{code}"
-
 
 @cache
 def _title(code: str) -> str:
     """The title the type's page gives (RFC 9457: one title per type), else the code."""
-    from russian_poker.service.app.catalogue import CATALOGUE  # it builds on this module
-
     entry = CATALOGUE.get(code)
     return entry.title if entry else code.replace("_", " ")
 

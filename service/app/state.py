@@ -2,9 +2,8 @@
 the token verifier) and what start-up builds once the database is there (the services).
 
 Handlers get each part by dependency injection (``service.app.dependencies``); the few
-places Litestar's injection does not reach — the access guard, the command route's fast
-path, background loops — read it through :func:`services` and :func:`config`, never by
-key.
+places Litestar's injection does not reach — the access guard and the bearer
+authentication — read it through :func:`services` and :func:`config`, never by key.
 """
 
 from __future__ import annotations

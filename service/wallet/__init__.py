@@ -1,3 +1,4 @@
-"""The wallet port: the money calls of the operator protocol (WALLET-PROTOCOL §3), and the
-adapters behind it — ``internal`` (the service's own ledger) and ``seamless`` (HTTP to the
-operator's wallet)."""
+"""The seamless wallet protocol (docs/wallet-protocol.md): its messages and signatures, the
+port to an operator's wallet and the HTTP adapter the product runs, and reconciliation's
+comparison of the game's calls with the operator's. Players' money as the command path sees
+it, internal or seamless, is ``service.application.money``."""

@@ -25,7 +25,7 @@ from russian_poker.events.commands import (
     RequestDealerExchange,
     SitDown,
 )
-from russian_poker.service.app.dependencies import Caller, Commands, Sessions, Store
+from russian_poker.service.app.dependencies import ActingPlayer
 from russian_poker.service.app.params import TableId, json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
@@ -85,10 +85,7 @@ class CommandController(Controller):
         table_id: TableId,
         data: _CommandBody,
         request: Request[Any, Any, Any],
-        principal: Caller,
-        commands: Commands,
-        sessions: Sessions,
-        store: Store,
+        acting: ActingPlayer,
         idempotency_key: Annotated[
             str | None,
             HeaderParameter(
@@ -117,9 +114,9 @@ class CommandController(Controller):
         if not idempotency_key:
             raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
         expected = table_version(if_match)
-        session = await sessions.bound(principal)
+        principal = acting.principal
         try:
-            result, after = await commands.execute_with_state(
+            result, after = await acting.commands.execute_with_state(
                 table_id,
                 data,
                 actor_of(principal),
@@ -127,7 +124,7 @@ class CommandController(Controller):
                 expected_version=expected,
                 request_id=request_id_of(request),
                 must_exist=True,
-                session=session,
+                session=acting.session,
             )
         except UnknownTable:
             raise NotFoundException(f"no table {table_id!r}") from None
@@ -138,7 +135,7 @@ class CommandController(Controller):
         view = (
             seen_by(after, result.version, viewer)
             if after is not None
-            else await load_view(store.tables, table_id, viewer, deadlines=False)
+            else await load_view(acting.tables, table_id, viewer, deadlines=False)
         )
         body = CommandResponse(
             version=result.version, events=result.events, duplicate=result.duplicate, table=view
