@@ -28,7 +28,8 @@ another, and then, ``--repeat`` times, interleaved:
   hashes the table id), and ceiling clients take turns.
 - **baseline** (only with ``--baseline-root``): the service once more, from another source
   tree (e.g. ``git archive`` of an older commit unpacked there), for before/after figures
-  measured in the same run.
+  measured in the same run; with ``--wallet`` naming memory, **memory-baseline** too (the
+  seamless operator's players on that tree).
 - **seamless**, **memory**, **sessions** (``--wallet``, comma-separated; ``both`` is
   ``internal,seamless``, ``all`` every kind; ``internal``, the default, is **service**
   above): the same game by a registered operator's players with launched sessions

@@ -228,7 +228,7 @@ async def audit_feed(
     (an operator's auditor) only its part (:func:`_tenants_events`).
 
     The cursor is the ``(tx_id, global_position)`` pair of the last item, not the position
-    alone: positions become visible out of order (see ``events.store.read_all``), and a
+    alone: positions become visible out of order (see ``events.postgres.store.read_all``), and a
     cursor of positions alone would skip events. Whether a round is settled is looked up in
     the events themselves, so the feed never depends on the audit projection having caught
     up; a round settled after a page was read shows its cards when that page is read again.

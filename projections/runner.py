@@ -1,6 +1,6 @@
 """The catch-up projection runner: one leader per projection, exactly-once application.
 
-A projection is fed the store's events in commit-safe order (``events.store.read_all``),
+A projection is fed the store's events in commit-safe order (``events.postgres.store.read_all``),
 a batch at a time; each batch and the checkpoint after it are written in one transaction,
 so a crash replays nothing twice and skips nothing. The checkpoint row is locked
 (``FOR UPDATE``) for the batch, which makes two appliers safe even without a leader;

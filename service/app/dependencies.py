@@ -60,7 +60,7 @@ class Acting:
 
     One dependency that builds on the caller's, rather than four side by side: Litestar
     resolves the dependencies of one level concurrently, in a task group per request, and on
-    the command route (the hot path) that cost 8 % of the commands per second
+    the command route (the hot path) that was 9 % of the server's profile samples
     (docs/benchmarks.md, "Issue 22: the shell redesigned")."""
 
     principal: Principal
