@@ -23,7 +23,8 @@ _log = structlog.get_logger(__name__)
 
 
 class Notifier:
-    """Sends :func:`~russian_poker.events.postgres.store.notify` for queued stream ids from one background task."""
+    """Sends :func:`~russian_poker.events.postgres.store.notify` for queued stream ids, from
+    one background task."""
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
         self._pool = pool
