@@ -465,7 +465,7 @@ _answer_encoder: Final = msgspec.json.Encoder()
 
 
 class MemoryWallet:
-    """The operator's side of WALLET-PROTOCOL §3-§4 with its ledger in a dict: each call's
+    """The operator's side of docs/wallet-protocol.md §3-§4 with its ledger in a dict: each call's
     signature is checked, a ``transaction_id`` applied once (a repeat gets the first
     answer), balances kept per player, every answer signed. Nothing is durable, and nothing
     is checked that the game cannot get wrong in a benchmark (sessions, currencies): a raw

@@ -234,7 +234,7 @@ class PlaceAnte(_Command, frozen=True):
         str | None,
         msgspec.Meta(
             description=(
-                "Your entropy for this round's deck (RULES §8, tables with `player_seeds`):"
+                "Your entropy for this round's deck (docs/rules.md §8, tables with `player_seeds`):"
                 " 1 to 64 printable ASCII characters (0x20..0x7E, space included), used"
                 " byte for byte. Every client seed placed before the deal is combined with"
                 " the committed server seed as docs/fairness.md specifies; it is shown to"

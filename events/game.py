@@ -139,7 +139,7 @@ class AntePlaced(_TableEvent, frozen=True):
         str | None,
         msgspec.Meta(
             description=(
-                "The player's client seed for the deck (RULES §8, `player_seeds`), public"
+                "The player's client seed for the deck (docs/rules.md §8, `player_seeds`), public"
                 " from the moment it is placed; null if none."
             )
         ),

@@ -36,7 +36,8 @@ def _rank(label: str) -> int:
 
 
 class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Every parameter of RULES.md. Defaults are the ``russian`` (land casino) preset.
+    """Every parameter of the rules (docs/rules.md). Defaults are the ``russian`` (land casino)
+    preset.
 
     Amounts are integers in minor units of ``currency``; never floats.
     """
@@ -137,7 +138,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         msgspec.Meta(
             description=(
                 "Pay the Bet for two combinations of a hand when it beats a "
-                "qualifying dealer (RULES §3, Russian Poker). Default true."
+                "qualifying dealer (docs/rules.md §3, Russian Poker). Default true."
             )
         ),
     ] = True
@@ -267,7 +268,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             description=(
                 "What the Bet pays per combination, as a multiple of the Bet (N to 1,"
                 " 0..100000), for every combination from `ak` to `royal_flush`. "
-                "Default RULES §6: ak 1, pair 1, two_pair 2, three_of_a_kind 3, "
+                "Default docs/rules.md §6: ak 1, pair 1, two_pair 2, three_of_a_kind 3, "
                 "straight 4, flush 5, full_house 7, four_of_a_kind 20, straight_flush"
                 " 50, royal_flush 100."
             )
@@ -332,7 +333,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             description=(
                 "Players may add a client seed (1..64 printable ASCII characters) with "
                 "their bets; the deck is derived from the committed server seed and every"
-                " client seed placed before the deal (RULES §8, docs/fairness.md). "
+                " client seed placed before the deal (docs/rules.md §8, docs/fairness.md). "
                 "Default true; false refuses client seeds."
             )
         ),

@@ -148,7 +148,7 @@ class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
         str | None,
         msgspec.Meta(
             description=(
-                "The client seed placed with the box's ante (RULES §8); null if none "
+                "The client seed placed with the box's ante (docs/rules.md §8); null if none "
                 "(or in rounds recorded before client seeds were kept)."
             )
         ),

@@ -1,4 +1,4 @@
-"""Hiding a round's secrets until the rules reveal them (RULES §8).
+"""Hiding a round's secrets until the rules reveal them (docs/rules.md §8).
 
 Pure functions over decoded JSON (events as stored, and the audit record): until a round is
 settled its seed and deck order, every box's cards (dealt, bought, exchanged — and the cards

@@ -115,7 +115,7 @@ class BoxView(msgspec.Struct, frozen=True, kw_only=True):
     client_seed: Annotated[
         str | None,
         msgspec.Meta(
-            description="The client seed placed with the box's ante (RULES §8), shown to "
+            description="The client seed placed with the box's ante (docs/rules.md §8), shown to "
             "everyone at the table as soon as it is placed; null if none."
         ),
     ] = None

@@ -62,7 +62,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     may; each call has one deliverer at a time)."""
     wallet_retry_for_s: Annotated[int, msgspec.Meta(ge=1, le=86_400 * 30)] = 86_400
     """How long an owed win or rollback is sent again before it is flagged for manual
-    handling (WALLET-PROTOCOL §3.3: at least 24 hours in production)."""
+    handling (docs/wallet-protocol.md §3.3: at least 24 hours in production)."""
     wallet_backoff_max_s: Annotated[float, msgspec.Meta(ge=0.01, le=3600)] = 60.0
     """The longest wait between two attempts of an owed call (backoff doubles up to it)."""
     checkpoint_key: str = ""

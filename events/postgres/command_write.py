@@ -310,7 +310,7 @@ def _committed_bets(writes: SideWrites, bets: CommittedBets) -> None:
 
 def _wins(writes: SideWrites, queued: WinsQueued) -> None:
     """The ``win`` calls of the command's credits, and the closing ``win`` of 0 for each
-    player of the settled round who was credited nothing (WALLET-PROTOCOL §3.4)."""
+    player of the settled round who was credited nothing (docs/wallet-protocol.md §3.4)."""
     p = writes.param
     bets_of = (
         f"b.table_id = {p(queued.table_id)} AND b.kind = 'bet'"

@@ -4,7 +4,7 @@ reconciliation list at once (docs/integration.md).
 
 The locks are PostgreSQL advisory locks, session-level, on the caller's connection:
 - a **player's lock** (two-key form, class :data:`PLAYER_LOCK`), held by whoever sends that
-  player's calls, so they go one at a time and in order (WALLET-PROTOCOL §3.5);
+  player's calls, so they go one at a time and in order (docs/wallet-protocol.md §3.5);
 - an **attempt's lock** (one key, 64 bits of the attempt's id), held by the command attempt
   that recorded the intent of its bets, until it committed or undid them: recovery takes
   it only once the attempt's owner finished or died.

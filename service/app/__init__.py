@@ -11,7 +11,6 @@ from typing import Any
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.middleware.rate_limit import RateLimitConfig
-from litestar.openapi import OpenAPIConfig
 from litestar.plugins.prometheus import PrometheusController
 
 from russian_poker.events.postgres.live import LiveStore
@@ -44,9 +43,9 @@ from russian_poker.service.app.controllers.wallets import WalletController
 from russian_poker.service.app.dependencies import DEPENDENCIES
 from russian_poker.service.app.docs_assets import docs_router, swagger_assets_router, swagger_plugin
 from russian_poker.service.app.middleware import request_middleware, security_headers
+from russian_poker.service.app.openapi import openapi_config
 from russian_poker.service.app.policy import TableOwners, access, check_policies, enforce
 from russian_poker.service.app.problems import problem_details_plugin
-from russian_poker.service.app.schema_plugin import DescribedJson
 from russian_poker.service.app.state import Services, initial_state, start
 from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.availability.notifier import TableNotifier
@@ -219,13 +218,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         guards=[enforce],
         before_request=check_body,
         plugins=[problem_details_plugin()],
-        openapi_config=OpenAPIConfig(
-            title="Russian Poker backend",
-            version=API_VERSION,
-            description="Event-sourced Russian Poker and Oasis Poker tables, wallets and audit.",
-            render_plugins=[swagger_plugin(), DescribedJson()],
-            openapi_router=docs_router(),
-        ),
+        openapi_config=openapi_config(API_VERSION, [swagger_plugin()], docs_router()),
         cors_config=_cors(settings),
         state=initial_state(
             settings,

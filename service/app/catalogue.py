@@ -348,7 +348,7 @@ _SERVICE: Final = [
         "A seamless operator's wallet did not confirm a bet of the command (a time-out, a"
         " dropped connection, an error or an unreadable answer). The service rolled the"
         " command's bets back and recorded nothing; the refusal is not remembered under the"
-        " `Idempotency-Key` (WALLET-PROTOCOL §3.2).",
+        " `Idempotency-Key` (docs/wallet-protocol.md §3.2).",
         "Send the same command again after `Retry-After` seconds; it is a new attempt with"
         " new transaction ids, and the key still works.",
         "the operator's wallet did not confirm the bet; it was rolled back and nothing was"
@@ -358,7 +358,7 @@ _SERVICE: Final = [
         "invalid_operator",
         422,
         "Invalid operator",
-        "An operator's registration breaks WALLET-PROTOCOL §1: its id, name, currencies,"
+        "An operator's registration breaks docs/wallet-protocol.md §1: its id, name, currencies,"
         " or wallet (mode, URL, secret, time-out; plain http in production to a non-loopback"
         " host).",
         "Fix the field the detail names and register again.",

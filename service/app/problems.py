@@ -89,7 +89,7 @@ def _refusal(exc: RuleViolation) -> ProblemDetailsException:
     extra = {}
     balance = exc.balance if isinstance(exc, WalletRefused | ReplayedRefusal) else None
     if balance is not None:
-        extra["balance"] = balance  # the operator's own figure (WALLET-PROTOCOL §3.2)
+        extra["balance"] = balance  # the operator's own figure (docs/wallet-protocol.md §3.2)
     return _problem(exc.code, STATUS_OF_KIND[exc.kind], exc.message, headers=replayed, **extra)
 
 

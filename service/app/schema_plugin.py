@@ -5,9 +5,8 @@ becomes the property's description) but leaves out the class docstring, which ms
 JSON schema uses as the description, and adds a tagged union's tag field (``type``) with
 no description at all. Litestar has no public hook on its Struct schemas, so the finished
 document is completed instead: every component named after one of the project's Structs
-gets that Struct's docstring, and its tag field a sentence. The served document goes
-through :class:`DescribedJson`, the committed one through :func:`described` (the
-``openapi`` command); both give the same bytes.
+gets that Struct's docstring, and its tag field a sentence (``service.app.openapi`` applies
+it, with the rest of what the document needs, to the served and the committed document).
 """
 
 from __future__ import annotations
@@ -17,10 +16,8 @@ from functools import cache
 from typing import Any
 
 import msgspec
-from litestar import Request
-from litestar.openapi.plugins import JsonRenderPlugin
 
-__all__ = ["DescribedJson", "described"]
+__all__ = ["described"]
 
 
 def _subclasses(base: type[msgspec.Struct]) -> list[type[msgspec.Struct]]:
@@ -85,10 +82,3 @@ def described(document: dict[str, Any]) -> dict[str, Any]:
                 f'Always "{info.tag}": the tag that says this object is a {struct.__name__}.'
             )
     return document
-
-
-class DescribedJson(JsonRenderPlugin):
-    """``/schema/openapi.json``: the document, described (:func:`described`)."""
-
-    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
-        return super().render(request, described(openapi_schema))

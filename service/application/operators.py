@@ -1,4 +1,4 @@
-"""The operator registry: tenants, their currencies and their wallet (WALLET-PROTOCOL §1).
+"""The operator registry: tenants, their currencies and their wallet (docs/wallet-protocol.md §1).
 
 Operators change rarely and are read on every command that moves money, so each instance
 keeps them for :data:`FRESH_S` seconds; an update reaches every instance within that time.

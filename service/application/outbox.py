@@ -1,5 +1,5 @@
 """The outbox: every ``win`` and ``rollback`` owed to a seamless operator, delivered until
-the operator acknowledges it (WALLET-PROTOCOL §3.3, §3.4), and the recovery of attempts
+the operator acknowledges it (docs/wallet-protocol.md §3.3, §3.4), and the recovery of attempts
 whose instance died mid-command.
 
 Every instance runs a deliverer; each item has exactly one at a time. A deliverer takes a

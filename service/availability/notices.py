@@ -48,7 +48,7 @@ class NoticeActor(msgspec.Struct, frozen=True, kw_only=True):
 
 class TableStatusNotice(msgspec.Struct, frozen=True, kw_only=True):
     """The body of ``POST {url}/notifications/table-status``, signed like every wallet call
-    (``X-Signature``, WALLET-PROTOCOL §4). Any 2xx answer acknowledges it; until then it is
+    (``X-Signature``, docs/wallet-protocol.md §4). Any 2xx answer acknowledges it; until then it is
     sent again with backoff."""
 
     notification_id: Annotated[

@@ -6,7 +6,7 @@ transaction stays open while the operator answers. Per table and operator only t
 notification still owed is sent, so a reopening never overtakes the closing before it.
 Anything but a 2xx (a time-out, a broken connection, a non-2xx status) is sent again with
 exponential backoff, with the same ``notification_id``; after ``retry_for_s`` the
-notification is flagged ``manual`` (logged), as a money call is (WALLET-PROTOCOL §3.3).
+notification is flagged ``manual`` (logged), as a money call is (docs/wallet-protocol.md §3.3).
 """
 
 from __future__ import annotations

@@ -25,16 +25,17 @@ def migrate_command() -> None:
 def openapi_document() -> bytes:
     """The OpenAPI document exactly as the app serves it at ``/schema/openapi.json``."""
     from russian_poker.service.app import create_app
-    from russian_poker.service.app.schema_plugin import described
+    from russian_poker.service.app.openapi import finished
     from russian_poker.service.settings import Settings
 
     app = create_app(Settings(jwt_secret="openapi-export-only"))
-    document = described(app.openapi_schema.to_schema())
+    document = finished(app.openapi_schema.to_schema(), app)
     return msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
 
 
 def wallet_openapi_document() -> bytes:
-    """The operator-side wallet API (WALLET-PROTOCOL §3), from the reference wallet's app."""
+    """The operator-side wallet API (docs/wallet-protocol.md §3), from the reference wallet's
+    app."""
     from russian_poker.service.tools.reference_wallet.openapi import wallet_openapi
 
     return msgspec.json.format(msgspec.json.encode(wallet_openapi()), indent=2) + b"\n"

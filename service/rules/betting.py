@@ -1,4 +1,5 @@
-"""Betting and the deal: antes, bonus bets, cancelling, repeating, and dealing (RULES §5.1-3)."""
+"""Betting and the deal: antes, bonus bets, cancelling, repeating, and dealing (docs/rules.md
+§5.1-3)."""
 
 from __future__ import annotations
 
@@ -195,7 +196,7 @@ def betting_time_up(table: Table, command: BettingTimeUp, actor: Actor) -> list[
 
 def deal(table: Table, current: Round) -> list[Event]:
     """Five cards to each box in play order and to the dealer, one at a time; then the
-    bonus bets are settled on those five cards (RULES §5.2-3)."""
+    bonus bets are settled on those five cards (docs/rules.md §5.2-3)."""
     order = current.play_order()
     seats = len(order) + 1
     cards, _ = dealing_deck(current).draw(5 * seats)

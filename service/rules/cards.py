@@ -1,4 +1,4 @@
-"""Cards in the text notation of RULES §1: rank ``23456789TJQKA`` + suit ``shdc``."""
+"""Cards in the text notation of docs/rules.md §1: rank ``23456789TJQKA`` + suit ``shdc``."""
 
 from __future__ import annotations
 

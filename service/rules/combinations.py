@@ -1,4 +1,4 @@
-"""The two-combination rule of RULES §3: what a winning Bet is paid for.
+"""The two-combination rule of docs/rules.md §3: what a winning Bet is paid for.
 
 A Russian Poker hand that beats a qualifying dealer is paid for a combination of its best
 kind plus, optionally, a second combination, no higher, that uses at least one card the
@@ -39,7 +39,7 @@ _FIVE_CARD_CATEGORIES: Final = frozenset(
         Category.ROYAL_FLUSH,
     }
 )
-"""Categories whose defining cards are all five (RULES §3)."""
+"""Categories whose defining cards are all five (docs/rules.md §3)."""
 
 _STRAIGHT_TYPES: Final = frozenset(
     {Category.STRAIGHT, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH}
@@ -94,7 +94,7 @@ def _two_pairs(groups: Mapping[int, tuple[Card, ...]]) -> Iterator[_Candidate]:
 
 
 def _aces_kings(groups: Mapping[int, tuple[Card, ...]]) -> Iterator[_Candidate]:
-    """Every ace with every king: AK as a combination in its own right (RULES §3)."""
+    """Every ace with every king: AK as a combination in its own right (docs/rules.md §3)."""
     for ace in groups.get(_ACE, ()):
         for king in groups.get(_KING, ()):
             yield _small_candidate(Category.AK, (ace, king))
@@ -128,7 +128,7 @@ def _same_straight(first: _Candidate, second: _Candidate) -> bool:
 
 
 def _admissible(first: _Candidate, second: _Candidate, *, straight_pair_ok: bool) -> bool:
-    """RULES §3: no higher than the first, and at least one defining card of its own."""
+    """docs/rules.md §3: no higher than the first, and at least one defining card of its own."""
     if second.combination.category > first.combination.category:
         return False
     if second.defining <= first.defining:
@@ -167,7 +167,7 @@ def paid_combinations(
     """The combinations a winning Bet on these 5 or 6 cards is paid for, best first.
 
     The first is of the hand's best category; with ``double_combination`` a second one
-    may follow (RULES §3). Of all admissible pairs the one paying most is chosen; ties go
+    may follow (docs/rules.md §3). Of all admissible pairs the one paying most is chosen; ties go
     to the higher second category, then the stronger first, then the stronger second, so
     the answer is deterministic. A no-game hand is paid for nothing: ``()``.
     """

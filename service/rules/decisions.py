@@ -1,4 +1,4 @@
-"""A light box's decisions: buy a sixth card, exchange, play, insure, fold (RULES §5.4).
+"""A light box's decisions: buy a sixth card, exchange, play, insure, fold (docs/rules.md §5.4).
 
 Each player's boxes decide strictly in play order; different players decide independently.
 A box draws at most once, and after a draw may only play or fold.
@@ -114,7 +114,7 @@ def play(table: Table, command: Play, actor: Actor) -> list[Event]:
 
 
 def insure(table: Table, command: Insure, actor: Actor) -> list[Event]:
-    """Play and insure against the dealer having no game, in one step (RULES §5.4)."""
+    """Play and insure against the dealer having no game, in one step (docs/rules.md §5.4)."""
     box = _on_turn(table, actor, command.box)
     allowed = insurance_range(box, table.rules)
     if allowed is None:

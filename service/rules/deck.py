@@ -1,4 +1,4 @@
-"""The round's deck: derived from a secret key, replayable bit for bit (RULES §8).
+"""The round's deck: derived from a secret key, replayable bit for bit (docs/rules.md §8).
 
 The key — the round's server seed, or at the deal the deck key derived from it and the
 players' client seeds (:mod:`service.rules.entropy`) — keys an HMAC-SHA256 byte stream

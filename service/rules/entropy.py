@@ -1,4 +1,4 @@
-"""Player entropy (RULES §8, ``player_seeds``): the deck key from the server seed and the
+"""Player entropy (docs/rules.md §8, ``player_seeds``): the deck key from the server seed and the
 players' client seeds.
 
 A client seed is 1..64 printable ASCII characters (0x20..0x7E, space included), used

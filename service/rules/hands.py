@@ -1,4 +1,4 @@
-"""Poker hand evaluation for RULES §1-2: categories, the best five of five or six cards,
+"""Poker hand evaluation for docs/rules.md §1-2: categories, the best five of five or six cards,
 and a single integer strength that orders any two hands.
 
 Why a lookup table: a hand's category and tie-break order depend only on the multiset of
@@ -25,7 +25,8 @@ __all__ = ["Category", "Hand", "evaluate", "qualifies"]
 
 
 class Category(IntEnum):
-    """Hand categories, low to high (RULES §2); the integer value is the comparison order."""
+    """Hand categories, low to high (docs/rules.md §2); the integer value is the comparison
+    order."""
 
     NO_GAME = 0
     AK = 1
@@ -70,7 +71,7 @@ class Hand(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def qualifies(hand: Hand) -> bool:
-    """Whether a dealer hand "has a game" (RULES §2: AK or better)."""
+    """Whether a dealer hand "has a game" (docs/rules.md §2: AK or better)."""
     return hand.category >= Category.AK
 
 
@@ -107,7 +108,7 @@ class _Entry(NamedTuple):
 
 
 def _ordered_ranks(ranks: Sequence[int]) -> list[int]:
-    """Ranks in comparison order: bigger groups first, then higher rank (RULES §2)."""
+    """Ranks in comparison order: bigger groups first, then higher rank (docs/rules.md §2)."""
     return sorted(ranks, key=lambda r: (ranks.count(r), r), reverse=True)
 
 
@@ -284,7 +285,7 @@ def _best_five(six: tuple[Card, ...]) -> tuple[tuple[Card, ...], _Entry]:
 
 
 def evaluate(cards: Sequence[Card]) -> Hand:
-    """Evaluate 5 cards, or the best five of 6 (RULES §2); raise ValueError on bad input."""
+    """Evaluate 5 cards, or the best five of 6 (docs/rules.md §2); raise ValueError on bad input."""
     ordered = _checked(cards)
     if len(ordered) == 6:
         five, entry = _best_five(ordered)

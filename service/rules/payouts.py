@@ -1,4 +1,4 @@
-"""The money of a box: what each stake returns and wins (RULES §5-§7).
+"""The money of a box: what each stake returns and wins (docs/rules.md §5-§7).
 
 Pure integer arithmetic in minor units. ``returned`` is stake given back, ``won`` is profit;
 ``max_payout`` caps the profit of the main wager (ante + Bet + insurance) and, separately,

@@ -1,4 +1,4 @@
-"""The ruleset presets and overrides: how a table's rules are chosen (RULES §4-§6)."""
+"""The ruleset presets and overrides: how a table's rules are chosen (docs/rules.md §4-§6)."""
 
 from __future__ import annotations
 

@@ -86,7 +86,7 @@ def reopen_table(table: Table, command: ReopenTable, actor: Actor) -> list[Event
 
 
 def open_round(table: Table, command: OpenRound, actor: Actor) -> list[Event]:
-    """The next round, committed to its seed before any bet is taken (RULES §8)."""
+    """The next round, committed to its seed before any bet is taken (docs/rules.md §8)."""
     need_role(actor, "system")
     need_open(table)
     if not table.needs_round:

@@ -1,4 +1,5 @@
-"""The dealer's side: reveal, the dealer-draw offer, the dealer draw, settlement (RULES §5.5-7)."""
+"""The dealer's side: reveal, the dealer-draw offer, the dealer draw, settlement (docs/rules.md
+§5.5-7)."""
 
 from __future__ import annotations
 

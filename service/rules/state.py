@@ -39,7 +39,7 @@ class Box(msgspec.Struct, frozen=True, kw_only=True):
     bonus: int = 0
     dark: bool = False
     client_seed: str | None = None
-    """The player's client seed placed with this box's ante (RULES §8); public."""
+    """The player's client seed placed with this box's ante (docs/rules.md §8); public."""
     bet: int = 0
     insurance: int = 0
     cards: tuple[Card, ...] = ()
@@ -121,7 +121,7 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
         return next((b for b in self.boxes if b.number == number), None)
 
     def play_order(self) -> list[Box]:
-        """Larger ante first; equal antes in box-number order (RULES §4)."""
+        """Larger ante first; equal antes in box-number order (docs/rules.md §4)."""
         return sorted(self.boxes, key=lambda b: (-b.ante, b.number))
 
     def boxes_of(self, player: str) -> list[Box]:
@@ -175,7 +175,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     status: Literal["new", "open", "closed"] = "new"
     private_for: str | None = None
     operator_id: str = "default"
-    """The operator whose players sit here (WALLET-PROTOCOL §1)."""
+    """The operator whose players sit here (docs/wallet-protocol.md §1)."""
     shared: bool = False
     """Players of every operator may sit; each one's money moves through their own."""
     seats: tuple[str | None, ...] = ()

@@ -1,4 +1,4 @@
-"""Whose player is it: game player ids are namespaced by operator (WALLET-PROTOCOL §1).
+"""Whose player is it: game player ids are namespaced by operator (docs/wallet-protocol.md §1).
 
 Operator ``acme``'s ``alice`` plays as ``acme:alice`` and is not operator ``beta``'s
 ``alice``; the default operator (the single-tenant service) keeps bare ids. Pure, so the

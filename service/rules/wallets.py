@@ -1,4 +1,4 @@
-"""The wallet aggregate: a balance in one currency that never goes below zero (RULES §7)."""
+"""The wallet aggregate: a balance in one currency that never goes below zero (docs/rules.md §7)."""
 
 from __future__ import annotations
 

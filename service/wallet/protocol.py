@@ -1,4 +1,4 @@
-"""The seamless wallet's wire format (WALLET-PROTOCOL §3): the calls the service makes to an
+"""The seamless wallet's wire format (docs/wallet-protocol.md §3): the calls the service makes to an
 operator's wallet and the answers it reads back.
 
 Every call is ``POST {url}/{call}`` with one of the request structs below as its JSON body;

@@ -1,4 +1,4 @@
-"""Reconciliation with a seamless operator (WALLET-PROTOCOL §5), transaction by transaction.
+"""Reconciliation with a seamless operator (docs/wallet-protocol.md §5), transaction by transaction.
 
 The game's list of money calls (``wallet_transactions``: what it made and what it owes) is
 compared with the operator's own export of what it applied. Pure: two lists of records in,

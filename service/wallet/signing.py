@@ -1,4 +1,4 @@
-"""Signatures of both directions (WALLET-PROTOCOL §4).
+"""Signatures of both directions (docs/wallet-protocol.md §4).
 
 ``X-Signature: t=<unix seconds>,v1=<hex>`` with ``v1 = HMAC-SHA256(secret, "<t>.<raw body>")``:
 the raw body byte for byte, so neither side re-serialises what it verifies. A ``t`` more

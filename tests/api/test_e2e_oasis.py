@@ -1,7 +1,7 @@
 """The `oasis` preset end to end over HTTP: three players and an observer, two rounds.
 
 What seed 002 changes: six boxes, a one-card exchange and no sixth card, one combination
-paid, the ante paid 1:1 on a win, no dealer draw. Money is worked out by hand from RULES §6
+paid, the ante paid 1:1 on a win, no dealer draw. Money is worked out by hand from docs/rules.md §6
 (Bet: pair 1, trips 3, straight flush 50; bonus: straight 40).
 """
 

@@ -2,7 +2,7 @@
 
 Every command of the rules, dark boxes, the bonus, insurance (lost and paid), the dealer
 draw with a free redraw, and all three time-outs (betting, decision, dealer-draw offer).
-Expected money is worked out by hand from RULES §6 (Bet: trips 3, straight 4, two pair 2;
+Expected money is worked out by hand from docs/rules.md §6 (Bet: trips 3, straight 4, two pair 2;
 bonus: trips 5); discards stay out of the deck so replacements are the cards scripted.
 """
 

@@ -2,7 +2,7 @@
 
 What seed 003 changes: every box light (one player plays three), box cards shown to the
 whole table, the bonus paid only from three aces, no insurance and no dealer draw. Money
-is worked out by hand from RULES §6 (Bet: trips 3, flush 5, two straights 4 + 4; bonus:
+is worked out by hand from docs/rules.md §6 (Bet: trips 3, flush 5, two straights 4 + 4; bonus:
 three aces 5).
 """
 

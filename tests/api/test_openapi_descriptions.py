@@ -141,3 +141,52 @@ def test_every_problem_response_has_an_example() -> None:
     assert problems, "no problem responses documented"
     missing = [where for where, media in problems if not media.get("examples")]
     assert not missing, "problem responses without an example:\n" + "\n".join(missing)
+
+
+def _policies() -> dict[str, bool]:
+    """``METHOD path`` -> whether the route's access policy is public, from the app itself."""
+    from russian_poker.service.app import create_app
+    from russian_poker.service.app.policy import policy_of
+    from russian_poker.service.settings import Settings
+
+    app = create_app(Settings(jwt_secret="openapi-policies-only"))
+    found: dict[str, bool] = {}
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            rule = policy_of(handler)
+            for method in getattr(handler, "http_methods", ()):
+                if rule is not None:
+                    found[f"{method} {route.path_format}"] = rule.public
+    return found
+
+
+def test_every_operation_says_whether_it_needs_a_token() -> None:
+    scheme = document()["components"]["securitySchemes"]["bearer"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+    assert document()["security"] == [{"bearer": []}]
+    public = _policies()
+    needs = {where: op.get("security", [{"bearer": []}]) for where, op in operations()}
+    assert needs, "no operations"
+    for where, security in needs.items():
+        assert security == ([] if public[where] else [{"bearer": []}]), where
+    assert [] in needs.values(), "no public operation: the check would prove nothing"
+
+
+def test_operations_are_named_tagged_and_described() -> None:
+    ids = [op.get("operationId") for _, op in operations()]
+    assert all(isinstance(i, str) and i[:1].islower() and i.isalnum() for i in ids), ids
+    assert len(set(ids)) == len(ids)
+    declared = {tag["name"] for tag in document()["tags"] if tag.get("description")}
+    for where, op in operations():
+        assert set(op["tags"]) <= declared, where
+        assert str(op.get("description") or "").strip(), where
+
+
+def test_idempotency_key_is_required_and_headers_are_strings() -> None:
+    command = document()["paths"][COMMANDS_PATH]["post"]
+    headers = {p["name"]: p for p in command["parameters"] if p["in"] == "header"}
+    assert headers["Idempotency-Key"]["required"] is True
+    for where, op in operations():
+        for parameter in op.get("parameters", []):
+            if parameter["in"] == "header":
+                assert parameter["schema"].get("type") == "string", (where, parameter["name"])

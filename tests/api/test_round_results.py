@@ -1,6 +1,6 @@
 """A settled round shows its result in the table view and the live stream, per box, with the
 same figures game recall has: outcome, hand, combinations paid, stakes, paid back, net, the
-bonus and the insurance. Expected money is worked out by hand from RULES §5-6."""
+bonus and the insurance. Expected money is worked out by hand from docs/rules.md §5-6."""
 
 from __future__ import annotations
 

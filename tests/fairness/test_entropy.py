@@ -1,4 +1,5 @@
-"""Player entropy in the rules core (RULES §8, ``player_seeds``): the deck key, the deal from
+"""Player entropy in the rules core (docs/rules.md §8, ``player_seeds``): the deck key, the deal
+from
 it, the reveal of the server seed, and the refusals."""
 
 from __future__ import annotations

@@ -192,8 +192,9 @@ async def deliveries_of(wallet: ReferenceWallet) -> list[tuple[int, str, str | N
 
 
 async def assert_no_bet_after_its_rollback(wallet: ReferenceWallet, bet_ids: Iterable[str]) -> None:
-    """No bet reached the wallet again once its rollback had been sent (WALLET-PROTOCOL
-    §3.2), and none more than once but through a duplicating fault (two together)."""
+    """No bet reached the wallet again once its rollback had been sent
+    (docs/wallet-protocol.md §3.2), and none more than once but through a duplicating fault (two
+    together)."""
     arrivals = await deliveries_of(wallet)
     for bet_id in bet_ids:
         bets = [i for i, call, tid in arrivals if call == "bet" and tid == bet_id]

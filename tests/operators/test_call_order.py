@@ -1,4 +1,4 @@
-"""Per player, calls of one round go one at a time and in order (WALLET-PROTOCOL §3.5): a
+"""Per player, calls of one round go one at a time and in order (docs/wallet-protocol.md §3.5): a
 new bet never overtakes the rollback of an earlier one of the same round."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""kill -9 of the service at the worst moments of seamless money (WALLET-PROTOCOL §3.2-§3.4),
+"""kill -9 of the service at the worst moments of seamless money (docs/wallet-protocol.md
+§3.2-§3.4),
 with real processes: the service (``russian-poker serve``) and the reference wallet.
 
 (a) after the operator applied a bet and before the game recorded it: recovery rolls the

@@ -1,4 +1,4 @@
-"""``GET /v1/operators/{id}/reports/daily`` (WALLET-PROTOCOL §5): per operator, currency and
+"""``GET /v1/operators/{id}/reports/daily`` (docs/wallet-protocol.md §5): per operator, currency and
 UTC day, stakes (kept bets only), wins (credits paid or owed), GGR = stakes - wins, rounds
 and players; a seamless operator's from the game's calls, an internal one's from its
 players' wallet ledgers, and each operator's figures its own, also at a shared table."""

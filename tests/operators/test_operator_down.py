@@ -1,4 +1,4 @@
-"""The operator's wallet gone for a while after settlement (WALLET-PROTOCOL §3.3-§3.5): the
+"""The operator's wallet gone for a while after settlement (docs/wallet-protocol.md §3.3-§3.5): the
 credits owed pile up in the outbox, tried again and again; commands that need a bet are
 answered 503 meanwhile; once the wallet is back every call owed is delivered exactly once,
 in order per player, and each round is closed once. A call whose retries outlast the retry

@@ -1,4 +1,4 @@
-"""The operator's refusals of a bet are the player's problem types (WALLET-PROTOCOL §3.2):
+"""The operator's refusals of a bet are the player's problem types (docs/wallet-protocol.md §3.2):
 nothing of the command is recorded, and the bet is not rolled back (it was not applied)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``russian-poker reconcile --operator ID --theirs FILE`` (WALLET-PROTOCOL §5): the game's
+"""``russian-poker reconcile --operator ID --theirs FILE`` (docs/wallet-protocol.md §5): the game's
 calls to a seamless operator against the operator's own export, transaction by transaction.
 
 The command runs as a real child process on the test database, after real rounds with the

@@ -1,4 +1,4 @@
-"""Signatures both ways (WALLET-PROTOCOL §4), end to end.
+"""Signatures both ways (docs/wallet-protocol.md §4), end to end.
 
 The service refuses an answer whose signature is wrong or from outside the 300 s window (an
 old answer played back): for a bet that is an unknown outcome, so the bet is rolled back and

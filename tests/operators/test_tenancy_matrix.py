@@ -1,4 +1,4 @@
-"""Operators are tenants (WALLET-PROTOCOL §1): an operator's tokens act only within it.
+"""Operators are tenants (docs/wallet-protocol.md §1): an operator's tokens act only within it.
 
 Two operators play for real: Acme (seamless, its money at the reference wallet) and Beta
 (internal wallets). Each has a player with a launched session, a table with a settled round,

@@ -1,4 +1,4 @@
-"""``GET /v1/operators/{id}/transactions`` (WALLET-PROTOCOL §5): after seamless rounds with
+"""``GET /v1/operators/{id}/transactions`` (docs/wallet-protocol.md §5): after seamless rounds with
 the reference wallet, the game's list of its calls, with their statuses, in pages and
 through each filter; bad filters are problems."""
 

@@ -1,5 +1,5 @@
 """Every fault of the reference wallet (a separate process) on every call it matters to,
-through HTTP (WALLET-PROTOCOL §3.2-§3.4).
+through HTTP (docs/wallet-protocol.md §3.2-§3.4).
 
 * a ``bet`` whose outcome is unknown (slow past the time-out, a 500, a connection dropped
   before or after the debit was applied, an answer held back past the time-out after it, a

@@ -1,4 +1,4 @@
-"""The two-combination rule (RULES §3) and the Bet multiplier it yields."""
+"""The two-combination rule (docs/rules.md §3) and the Bet multiplier it yields."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ PAYTABLE: Mapping[Category, int] = {
     Category.STRAIGHT_FLUSH: 50,
     Category.ROYAL_FLUSH: 100,
 }
-"""RULES §6, Bet column."""
+"""docs/rules.md §6, Bet column."""
 
 
 def paid(text: str, **flags: bool) -> tuple[Combination, ...]:
@@ -122,7 +122,7 @@ def test_full_house_two_ways_in_six_cards() -> None:
 
 
 def test_an_ak_sharing_the_ace_of_a_pair_of_aces_still_has_a_card_of_its_own() -> None:
-    # The king is outside the pair, so the AK is a valid second combination (RULES §3).
+    # The king is outside the pair, so the AK is a valid second combination (docs/rules.md §3).
     assert shown(paid("Ah Ad Kc 7s 4s")) == ["Ah Ad", "Ah Kc"]
 
 

@@ -3,7 +3,7 @@
 Every one of the C(52, 5) = 2,598,960 five-card hands is evaluated by the real
 ``evaluate``; nothing is hard-coded except the textbook distribution below.
 
-Expected counts, with the no-pair hands split per RULES §2:
+Expected counts, with the no-pair hands split per docs/rules.md §2:
 
 * A no-pair hand has five distinct ranks that are not a straight and suits that are not a
   flush: (C(13, 5) - 10) rank sets x (4^5 - 4) suit patterns = 1,277 x 1,020 = 1,302,540.

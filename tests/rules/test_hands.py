@@ -1,4 +1,4 @@
-"""Hand evaluation (RULES §1-2): categories, kickers, best five of six, qualification."""
+"""Hand evaluation (docs/rules.md §1-2): categories, kickers, best five of six, qualification."""
 
 from __future__ import annotations
 
@@ -152,7 +152,8 @@ def test_categories_rank_low_to_high() -> None:
     assert len(set(strengths)) == len(strengths)
 
 
-# --- kickers (RULES §2) ---------------------------------------------------------------------
+# --- kickers (docs/rules.md §2)
+# ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

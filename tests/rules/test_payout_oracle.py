@@ -4,7 +4,7 @@ Hypothesis draws a ruleset (a preset plus valid overrides), bets (antes up to 10
 dark boxes, one or two players), a stacked deck whose hands are stratified by kind, and
 random decisions (sixth card, exchange, play, fold, insurance at and inside its limits, the
 dealer draw, timeouts). The real engine (``decide``/``evolve`` through ``Scenario``) plays
-the round; ``tests.rules.oracle`` — written from RULES.md and sharing no code with
+the round; ``tests.rules.oracle`` — written from docs/rules.md and sharing no code with
 ``service.rules`` — says what must happen, and the two are compared at every step: the
 deal, each bonus, each fee, what may be bought or insured, the dealer's reveal and draw, and
 each box's outcome, returned stake, winnings, capped amount and paid combinations; the books
@@ -131,7 +131,9 @@ class Round:
         try:
             events = self.scenario.run(command, actor)
         except RuleViolation as exc:
-            raise AssertionError(f"engine refused {command!r}, which RULES allow: {exc}") from exc
+            raise AssertionError(
+                f"engine refused {command!r}, which the rules allow: {exc}"
+            ) from exc
         self.events.extend(events)
         return events
 
@@ -141,7 +143,7 @@ class Round:
         except RuleViolation:
             self.tags.add("refusal checked")
             return
-        raise AssertionError(f"engine accepted {command!r}, which RULES forbid: {why}")
+        raise AssertionError(f"engine accepted {command!r}, which the rules forbid: {why}")
 
     # -- the round -----------------------------------------------------------------------
 
@@ -482,7 +484,8 @@ def test_every_settlement_matches_the_oracle() -> None:
     assert not missing, f"never met: {missing}; seen {dict(SEEN)}"
 
 
-# -- the examples RULES and the seeds name, one full round each ---------------------------
+# -- the examples the rules and the original texts name, one full round each
+# ---------------------------
 
 LOW_DEALER = "2c 2d 3c 4d 7c"
 """A qualifying dealer (a pair of twos) that every hand below beats, sharing no card."""

@@ -1,4 +1,4 @@
-"""RULES §5.2 (the deal), §5.3 (the bonus) and §8 (randomness and fairness), as rounds on
+"""docs/rules.md §5.2 (the deal), §5.3 (the bonus) and §8 (randomness and fairness), as rounds on
 fixed decks with exact cards and balances."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES §5.4: a light box's decisions — play, fold, buy a sixth card, exchange, the draw
+"""docs/rules.md §5.4: a light box's decisions — play, fold, buy a sixth card, exchange, the draw
 fee, one draw per box, insurance and the decision time-out — on fixed decks."""
 
 from __future__ import annotations

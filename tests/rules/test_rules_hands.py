@@ -1,4 +1,4 @@
-"""RULES §1 (cards), §2 (combinations), §3 (two combinations) and §6 (paytables), each
+"""docs/rules.md §1 (cards), §2 (combinations), §3 (two combinations) and §6 (paytables), each
 played as a whole round on a fixed deck: exact cards, outcome and balance to the unit."""
 
 from __future__ import annotations

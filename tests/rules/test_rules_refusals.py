@@ -1,5 +1,5 @@
 """Every refusal the rules can give, each shown to change nothing (table, wallets, log);
-and RULES §7: integer money, no balance below zero, and per-round conservation."""
+and docs/rules.md §7: integer money, no balance below zero, and per-round conservation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES §5.5-§5.7: the dealer's reveal, the dealer draw and its four outcomes, settlement
+"""docs/rules.md §5.5-§5.7: the dealer's reveal, the dealer draw and its four outcomes, settlement
 against a qualifying dealer (Russian and Oasis), insurance at settlement, ``max_payout``
 and the end of the round — on fixed decks, to the unit."""
 

@@ -1,4 +1,4 @@
-"""RULES §4 (table) and §5.1 (betting), as rounds on fixed decks with exact cards and
+"""docs/rules.md §4 (table) and §5.1 (betting), as rounds on fixed decks with exact cards and
 balances."""
 
 from __future__ import annotations

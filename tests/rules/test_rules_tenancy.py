@@ -1,4 +1,5 @@
-"""Tables belong to an operator (WALLET-PROTOCOL §1): the rules seat only its players, unless
+"""Tables belong to an operator (docs/wallet-protocol.md §1): the rules seat only its players,
+unless
 the table is shared."""
 
 from __future__ import annotations

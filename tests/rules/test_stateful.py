@@ -210,7 +210,7 @@ class BoxRecord:
 
 
 def expected_bonus(rules: Ruleset, first_five: tuple[str, ...], stake: int) -> tuple[int, int]:
-    """``(won, capped)`` for a bonus stake on the first five cards, read off RULES §5.3."""
+    """``(won, capped)`` for a bonus stake on the first five cards, read off docs/rules.md §5.3."""
     hand = evaluate(first_five)
     label = hand.category.label
     floor = rules.bonus_threshold_category
@@ -236,7 +236,7 @@ def _cap(won: int, rules: Ruleset) -> tuple[int, int]:
 def expected_main(
     rules: Ruleset, box: BoxRecord, dealer: tuple[str, ...]
 ) -> tuple[str, int, int, int]:
-    """``(outcome, returned, won, capped)`` of a box's main wager (RULES §5.5-6, §7)."""
+    """``(outcome, returned, won, capped)`` of a box's main wager (docs/rules.md §5.5-6, §7)."""
     if box.folded:
         return "folded", 0, 0, 0
     ante = 0 if box.asked_dealer else box.ante
@@ -451,7 +451,8 @@ class Ledger:
 
 
 def insurable(rules: Ruleset, box: BoxRecord) -> range:
-    """The insurance amounts allowed on the box's hand (RULES §5.4, capped by max_payout)."""
+    """The insurance amounts allowed on the box's hand (docs/rules.md §5.4, capped by
+    max_payout)."""
     if rules.insurance_min_hand is None:
         return range(0)
     label = evaluate(box.cards).category.label

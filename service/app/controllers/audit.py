@@ -137,6 +137,7 @@ class AuditController(Controller):
         ),
         responses=problems(422),
         opt=access("auditor", "admin", scope="listing"),
+        operation_id="readAuditFeed",
     )
     async def feed(
         self,
@@ -171,6 +172,7 @@ class AuditController(Controller):
         ),
         responses=problems(404),
         opt=access("auditor", "admin", scope="table"),
+        operation_id="getRoundRecord",
     )
     async def record(
         self, table_id: TableId, number: RoundNumber, store: Store, principal: Caller
@@ -185,6 +187,11 @@ class AuditController(Controller):
         summary="The seed of a settled round",
         responses=problems(404, 409),
         opt=access("operator", "auditor", "admin", scope="table"),
+        description=(
+            "The secret seed of a settled round, with its commitment, so the deck can be "
+            "derived again (docs/fairness.md); 404 until the round is settled."
+        ),
+        operation_id="getRoundSeed",
     )
     async def seed(self, table_id: TableId, number: RoundNumber, store: Store) -> SeedReveal:
         found = await store.history.seed(table_id, number)
@@ -206,6 +213,7 @@ class AuditController(Controller):
         ),
         responses=problems(404, 413, 422),
         opt=access("auditor", "admin", scope="listing"),
+        operation_id="replayEvents",
     )
     async def replay(
         self,
@@ -264,6 +272,7 @@ class AuditController(Controller):
         ),
         responses=problems(),
         opt=access("auditor", "admin", unbound_only=True),
+        operation_id="getReconciliation",
     )
     async def reconciliation(
         self,

@@ -41,6 +41,7 @@ class AuditReportsController(Controller):
         ),
         responses=problems(),
         opt=access("auditor", "admin"),
+        operation_id="getSoftware",
     )
     async def software(self, software: Software) -> SoftwareManifest:
         return software
@@ -59,6 +60,7 @@ class AuditReportsController(Controller):
         ),
         responses=problems(404),
         opt=access("operator", "auditor", "admin", scope="listing"),
+        operation_id="getRtpReport",
     )
     async def rtp(
         self,

@@ -110,6 +110,7 @@ class AvailabilityController(Controller):
         ),
         responses=problems(404, 422),
         opt=access("operator", "auditor", "admin", scope="listing"),
+        operation_id="listAvailabilityChanges",
     )
     async def changes(
         self,

@@ -110,6 +110,7 @@ class ChainController(Controller):
         ),
         responses=problems(),
         opt=access("auditor", "admin", unbound_only=True),
+        operation_id="listCheckpoints",
     )
     async def checkpoints(
         self,
@@ -156,6 +157,11 @@ class ChainController(Controller):
         summary="The key checkpoints are signed with",
         responses=problems(),
         opt=access("auditor", "admin"),
+        description=(
+            "The Ed25519 public key (PEM) that signs the event chain's checkpoints; "
+            "`russian-poker audit verify-chain --public-key` checks them with it."
+        ),
+        operation_id="getCheckpointPublicKey",
     )
     async def public_key(self, checkpoint_key: CheckpointKey) -> PublicKey:
         key = checkpoint_key

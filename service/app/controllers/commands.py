@@ -79,6 +79,7 @@ class CommandController(Controller):
         responses=problems(404, 409, 412, 413, 422, 428),
         response_headers=[REPLAYED_HEADER],
         opt=access("player", scope="table"),
+        operation_id="sendCommand",
     )
     async def command(
         self,

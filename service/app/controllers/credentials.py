@@ -94,6 +94,7 @@ class CredentialController(Controller):
         ),
         responses=problems(404, 413, 422),
         opt=access("admin", scope="operator"),
+        operation_id="createApiKey",
     )
     async def create(
         self,
@@ -125,6 +126,11 @@ class CredentialController(Controller):
         summary="The operator's API keys, revoked ones included (never their secrets)",
         responses=problems(404),
         opt=access("operator", "admin", scope="operator"),
+        description=(
+            "The operator's API keys with their ids, roles, labels, creation, expiry, last "
+            "use and revocation; a key's secret is shown only once, when it is created."
+        ),
+        operation_id="listApiKeys",
     )
     async def index(self, operator_id: OperatorId, credentials: CredentialKeys) -> list[Credential]:
         return await credentials.of(operator_id)
@@ -140,6 +146,7 @@ class CredentialController(Controller):
         ),
         responses=problems(404),
         opt=access("operator", "admin", scope="operator"),
+        operation_id="revokeApiKey",
     )
     async def revoke(
         self, operator_id: OperatorId, key_id: KeyId, credentials: CredentialKeys

@@ -30,6 +30,7 @@ class FairnessController(Controller):
         ),
         responses=problems(404),
         opt=access("player", "operator", "auditor", "admin", scope="table"),
+        operation_id="getRoundProof",
     )
     async def proof(self, table_id: TableId, number: RoundNumber, store: Store) -> RoundProof:
         try:

@@ -41,6 +41,7 @@ class HistoryController(Controller):
         ),
         responses=problems(404),
         opt=access("player", "operator", "auditor", "admin", scope="player"),
+        operation_id="listPlayerRounds",
     )
     async def player_rounds(
         self,
@@ -64,6 +65,7 @@ class HistoryController(Controller):
         ),
         responses=problems(),
         opt=access("operator", "auditor", "admin", scope="listing"),
+        operation_id="listRounds",
     )
     async def rounds(
         self,

@@ -109,6 +109,7 @@ class MeController(Controller):
         ),
         responses=problems(),
         opt=access("player", "operator", "auditor", "admin", scope="own"),
+        operation_id="getMe",
     )
     async def me(
         self, store: Store, sessions: Sessions, operators: Operators, principal: Caller

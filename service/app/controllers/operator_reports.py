@@ -1,4 +1,4 @@
-"""Reconciliation with the operator (WALLET-PROTOCOL §5): every money call the game made or
+"""Reconciliation with the operator (docs/wallet-protocol.md §5): every money call the game made or
 owes to a seamless operator's wallet, and the daily figures per operator and currency.
 
 An operator's tokens (the operator and auditor roles) read their own operator only (another's
@@ -75,8 +75,9 @@ class OperatorReportsController(Controller):
         "/{operator_id:str}/transactions",
         summary="Every money call the game made or owes to the operator's wallet, oldest first",
         description=(
-            "The game's own list of its calls to a seamless operator's wallet (WALLET-PROTOCOL"
-            " §5), to reconcile with the operator's ledger transaction by transaction: bets"
+            "The game's own list of its calls to a seamless operator's wallet"
+            " (docs/wallet-protocol.md §5), to reconcile with the operator's ledger"
+            " transaction by transaction: bets"
             " (with whether the game kept, undid or saw refused each), wins and rollbacks"
             " (delivered, still owed, or left for manual handling). Ordered by `seq`, the"
             " order the game recorded them in; pass `next_cursor` back as `cursor` for the"
@@ -86,6 +87,7 @@ class OperatorReportsController(Controller):
         ),
         responses=problems(400, 404, 422),
         opt=access("operator", "auditor", "admin", scope="operator"),
+        operation_id="listOperatorTransactions",
     )
     async def transactions(
         self,
@@ -164,7 +166,7 @@ class OperatorReportsController(Controller):
         "/{operator_id:str}/reports/daily",
         summary="Stakes, wins, GGR, rounds and players per UTC day and currency",
         description=(
-            "The operator's figures per UTC day and currency (WALLET-PROTOCOL §5), in"
+            "The operator's figures per UTC day and currency (docs/wallet-protocol.md §5), in"
             " integers of the currency's minor units. **stakes**: every debit the game kept"
             " (a seamless operator's `committed` bets; bets rolled back or refused are not"
             " stakes), on the day it was made. **wins**: every credit paid or owed (a"
@@ -180,6 +182,7 @@ class OperatorReportsController(Controller):
         ),
         responses=problems(404, 422),
         opt=access("operator", "auditor", "admin", scope="operator"),
+        operation_id="getDailyReport",
     )
     async def daily(
         self,

@@ -32,7 +32,7 @@ OperatorId = Annotated[
 
 
 class RegisterOperator(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """An operator's registration (WALLET-PROTOCOL §1)."""
+    """An operator's registration (docs/wallet-protocol.md §1)."""
 
     operator_id: Annotated[
         str, msgspec.Meta(description="Lower-case letters, digits, - and _, at most 64.")
@@ -135,6 +135,13 @@ class OperatorController(Controller):
         summary="Register an operator (admin)",
         responses=problems(409, 413, 422),
         opt=access("admin"),
+        description=(
+            "Registers a tenant: its id, name, currencies and wallet, `internal` (the "
+            "game's own wallets, funded by deposits) or `seamless` (the operator's wallet, "
+            "called for every bet and win: see docs/wallet-protocol.md). The secret is "
+            "stored and never shown again."
+        ),
+        operation_id="registerOperator",
     )
     async def register(
         self, data: _RegisterBody, operators: Operators, settings: AppSettings
@@ -147,7 +154,17 @@ class OperatorController(Controller):
         await operators.register(operator)
         return view_of(operator)
 
-    @get("/", summary="Every operator (admin)", responses=problems(), opt=access("admin"))
+    @get(
+        "/",
+        summary="Every operator (admin)",
+        responses=problems(),
+        opt=access("admin"),
+        description=(
+            "Every registered operator, with its currencies and wallet mode; never a wallet "
+            "secret. Admins only."
+        ),
+        operation_id="listOperators",
+    )
     async def index(self, operators: Operators) -> list[OperatorView]:
         return [view_of(o) for o in await operators.all()]
 
@@ -156,6 +173,11 @@ class OperatorController(Controller):
         summary="An operator, without its secret",
         responses=problems(404),
         opt=access("operator", "auditor", "admin", scope="operator"),
+        description=(
+            "An operator's registration as the operator itself, an auditor or an admin may "
+            "see it; the wallet secret is never part of it."
+        ),
+        operation_id="getOperator",
     )
     async def show(self, operator_id: OperatorId, operators: Operators) -> OperatorView:
         return view_of(await _known(operators, operator_id))
@@ -165,6 +187,11 @@ class OperatorController(Controller):
         summary="Update an operator's registration (admin)",
         responses=problems(404, 413, 422),
         opt=access("admin", scope="operator"),
+        description=(
+            "Replaces an operator's registration (name, currencies, wallet and its secret) "
+            "with the body; every instance sees the change within 5 seconds."
+        ),
+        operation_id="updateOperator",
     )
     async def update(
         self,

@@ -1,4 +1,5 @@
-"""Game sessions: an operator launches one for a player, and may end it (WALLET-PROTOCOL §2)."""
+"""Game sessions: an operator launches one for a player, and may end it (docs/wallet-protocol.md
+§2)."""
 
 from __future__ import annotations
 
@@ -102,6 +103,13 @@ class SessionController(Controller):
         summary="Launch a game session for a player (operator)",
         responses=problems(404, 413, 422),
         opt=access("operator", scope="own"),
+        description=(
+            "Starts a player's game session: the answer's `session_token` is the player's "
+            "bearer token for the API and the live stream, bound to this operator, player "
+            "and currency, and `launch_url` opens the browser client at the table asked "
+            "for. A seamless operator's players play only with a session."
+        ),
+        operation_id="launchSession",
     )
     async def launch(
         self,
@@ -160,6 +168,11 @@ class SessionController(Controller):
         summary="A session of the operator's",
         responses=problems(404),
         opt=access("operator", scope="own"),
+        description=(
+            "A launched session: its player, currency, table, language, lobby address, "
+            "creation, expiry and, once ended, when."
+        ),
+        operation_id="getSession",
     )
     async def show(self, session_id: SessionId, sessions: Sessions, principal: Caller) -> Session:
         session = await sessions.get(principal.operator, session_id)
@@ -173,6 +186,12 @@ class SessionController(Controller):
         summary="End a session: its token's new commands are refused; what is owed is paid",
         responses=problems(404),
         opt=access("operator", scope="own"),
+        description=(
+            "Ends the session now: commands sent with its token are refused from then on "
+            "(403 `session_ended`). Money the game owes the player is still paid through "
+            "the operator's wallet."
+        ),
+        operation_id="endSession",
     )
     async def end(self, session_id: SessionId, sessions: Sessions, principal: Caller) -> Session:
         session = await sessions.end(principal.operator, session_id)

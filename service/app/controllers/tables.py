@@ -113,6 +113,7 @@ class TableController(Controller):
         ),
         responses=problems(),
         opt=access("player", "operator", "auditor", "admin", scope="listing"),
+        operation_id="listTables",
     )
     async def lobby(self, store: Store, principal: Caller) -> list[LobbyEntry]:
         return [lobby_entry(state) for state in await store.tables.lobby(principal.tenant)]
@@ -129,6 +130,7 @@ class TableController(Controller):
         ),
         responses=problems(400, 409, 413, 422),
         opt=access("operator", "admin", scope="own"),
+        operation_id="createTable",
     )
     async def create(
         self,
@@ -163,6 +165,14 @@ class TableController(Controller):
         summary="The table in the caller's own view",
         responses=problems(404),
         opt=access("player", "operator", "auditor", "admin", scope="table"),
+        description=(
+            "The table as the caller may see it (a player without a seat here watches as "
+            "an observer): the dealer's hidden cards, the deck and the round's seed never "
+            "before the rules show them. `version` is what `If-Match` and the live "
+            "stream's `Last-Event-ID` name; `deadlines` lists the waits the table times "
+            "now."
+        ),
+        operation_id="getTable",
     )
     async def show(self, table_id: TableId, store: Store, principal: Caller) -> TableView:
         return await load_view(store.tables, table_id, viewer_of(principal))
@@ -179,6 +189,7 @@ class TableController(Controller):
         ),
         responses=problems(403, 404, 409, 413),
         opt=access("operator", "admin", scope="table", runs=True),
+        operation_id="closeTable",
     )
     async def close(
         self,
@@ -198,6 +209,7 @@ class TableController(Controller):
         description="The reason (optional) goes into the availability log.",
         responses=problems(403, 404, 409, 413),
         opt=access("operator", "admin", scope="table", runs=True),
+        operation_id="reopenTable",
     )
     async def reopen(
         self,
@@ -226,6 +238,7 @@ class TableController(Controller):
         ),
         responses=problems(403, 404, 409, 413, 422),
         opt=access("operator", "admin", scope="table", runs=True),
+        operation_id="changeRuleset",
     )
     async def change_ruleset(
         self,
@@ -260,6 +273,7 @@ class TableController(Controller):
         media_type="text/event-stream",
         responses=problems(404),
         opt=access("player", "operator", "auditor", "admin", scope="table"),
+        operation_id="streamTable",
     )
     async def stream(
         self,
@@ -316,6 +330,7 @@ class TableController(Controller):
         ),
         responses=problems(403, 404, 413, 422),
         opt=access("operator", "admin", scope="table", runs=True),
+        operation_id="stackTestDeck",
     )
     async def test_deck(
         self,

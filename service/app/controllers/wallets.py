@@ -63,6 +63,12 @@ class WalletController(Controller):
         summary="Open a player's wallet",
         responses=problems(409, 413, 422),
         opt=access("operator", scope="own"),
+        description=(
+            "An internal operator opens a wallet for one of its players, in one of its "
+            "currencies, with a balance of 0 (fund it with a deposit). The wallet id is the "
+            "operator's own id for the player. Refused with 409 if it exists."
+        ),
+        operation_id="openWallet",
     )
     async def create(
         self,
@@ -86,6 +92,13 @@ class WalletController(Controller):
         response_headers=[REPLAYED_HEADER],
         responses=problems(404, 409, 413, 422),
         opt=access("operator", scope="wallet"),
+        description=(
+            "Credits an internal wallet. `transfer_id` is the operator's idempotency key: "
+            "the same id with the same amount answers the first answer again "
+            "(`Idempotent-Replayed: true`), with another amount it is refused (409), never "
+            "a second movement."
+        ),
+        operation_id="depositToWallet",
     )
     async def deposit(
         self,
@@ -103,6 +116,11 @@ class WalletController(Controller):
         response_headers=[REPLAYED_HEADER],
         responses=problems(404, 409, 413, 422),
         opt=access("operator", scope="wallet"),
+        description=(
+            "Debits an internal wallet, if its balance covers the amount (else 409 "
+            "`insufficient_funds`). Idempotent by `transfer_id`, as a deposit is."
+        ),
+        operation_id="withdrawFromWallet",
     )
     async def withdraw(
         self,
@@ -123,6 +141,7 @@ class WalletController(Controller):
         ),
         responses=problems(404),
         opt=access("player", "operator", "auditor", "admin", scope="wallet"),
+        operation_id="getWallet",
     )
     async def show(self, wallet_id: WalletId, store: Store, principal: Caller) -> WalletView:
         return await _wallet(store, wallet_of(principal, wallet_id), wallet_id)
@@ -132,6 +151,12 @@ class WalletController(Controller):
         summary="Money movements, newest first (cursor paginated)",
         responses=problems(404),
         opt=access("player", "operator", "auditor", "admin", scope="wallet"),
+        description=(
+            "Every movement of the wallet (bets, returns and wins, deposits, withdrawals), "
+            "newest first, each with the balance after it. Page with `next_cursor` until it "
+            "is null."
+        ),
+        operation_id="getWalletLedger",
     )
     async def ledger(
         self,

@@ -1,4 +1,4 @@
-"""``russian-poker wallet-check``: the conformance kit (WALLET-PROTOCOL §6) against an
+"""``russian-poker wallet-check``: the conformance kit (docs/wallet-protocol.md §6) against an
 operator's seamless wallet, before it goes live.
 
 It runs :mod:`service.tools.conformance.scenarios` through the same HTTP adapter the service uses,

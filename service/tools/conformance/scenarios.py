@@ -1,4 +1,4 @@
-"""The protocol's scenarios (WALLET-PROTOCOL §6) as a reusable suite.
+"""The protocol's scenarios (docs/wallet-protocol.md §6) as a reusable suite.
 
 One suite, two uses: the contract tests run it through the seamless adapter against the
 reference operator wallet (tests/wallet/test_contract.py), and ``russian-poker

@@ -1,5 +1,5 @@
 """The reference operator wallet: the operator's side of the seamless wallet protocol
-(WALLET-PROTOCOL §3-§4), as a small HTTP server with its own PostgreSQL ledger.
+(docs/wallet-protocol.md §3-§4), as a small HTTP server with its own PostgreSQL ledger.
 
 It is what the game's tests talk to, what the conformance kit is checked against, and an
 example for integrators. Read it in this order:

@@ -1,6 +1,6 @@
 """The reference operator wallet as a Litestar application.
 
-``POST /wallet/{balance,bet,win,rollback}`` is the operator's side of WALLET-PROTOCOL §3
+``POST /wallet/{balance,bet,win,rollback}`` is the operator's side of docs/wallet-protocol.md §3
 (configure the game with ``http://HOST:PORT/wallet``), ``POST
 /wallet/notifications/table-status`` its side of the table-status notification
 (docs/integration.md); ``/_admin`` sets players up, ends sessions, switches faults on,
@@ -18,6 +18,7 @@ from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.openapi.spec import Components, Contact, License, SecurityScheme, Tag
 from litestar.params import RawBody
 
 from russian_poker.service.tools.reference_wallet.admin import AdminController
@@ -41,7 +42,7 @@ __all__ = ["API_VERSION", "create_app"]
 API_VERSION: Final = "1.0.0"
 
 _DESCRIPTION: Final = (
-    "The operator's side of the seamless wallet protocol (WALLET-PROTOCOL §3-§4): the game"
+    "The operator's side of the seamless wallet protocol (docs/wallet-protocol.md §3-§4): the game"
     " calls `POST {url}/{call}` with a signed JSON body and reads a signed answer. Amounts"
     " are integers in the currency's minor units. Every business answer is HTTP 200 with a"
     " `status`; anything else (a time-out, a broken connection, a non-200, an unsigned or"
@@ -194,6 +195,33 @@ def create_app(
             title="Reference operator wallet",
             version=API_VERSION,
             description=_DESCRIPTION,
+            license=License(name="Apache-2.0", identifier="Apache-2.0"),
+            contact=Contact(name="The Russian Poker backend's maintainers"),
+            tags=[
+                Tag(
+                    name="wallet",
+                    description="The calls the game makes to an operator's seamless wallet, "
+                    "signed both ways (docs/wallet-protocol.md).",
+                ),
+                Tag(
+                    name="notifications",
+                    description="What the game tells the operator about its tables (closed, "
+                    "reopened), signed like every call.",
+                ),
+            ],
+            components=Components(
+                security_schemes={
+                    "signature": SecurityScheme(
+                        type="apiKey",
+                        name="X-Signature",
+                        security_scheme_in="header",
+                        description="`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "
+                        '"<t>.<raw body>")>` with the operator\'s shared secret, on every '
+                        "request and every answer (docs/wallet-protocol.md §4).",
+                    )
+                }
+            ),
+            security=[{"signature": []}],
             path="/schema",
             render_plugins=[JsonRenderPlugin()],
         ),

@@ -33,7 +33,7 @@ __all__ = ["BadRequest", "SignatureHeader", "call_operation", "call_responses"]
 
 _SIGNED_REQUEST: Final = (
     '`t=<unix seconds>,v1=<hex>` where `v1 = HMAC-SHA256(secret, "<t>.<raw body bytes>")`'
-    " with the operator's secret (WALLET-PROTOCOL §4). A call without it, with a wrong"
+    " with the operator's secret (docs/wallet-protocol.md §4). A call without it, with a wrong"
     " digest, or with a `t` more than 300 s from the wallet's clock is answered"
     " `invalid_signature` and not applied."
 )

@@ -4,7 +4,7 @@ A **fault** is something going wrong between the game and a correct wallet: a sl
 a 500, a connection that breaks before or after the call was applied, an answer held back
 after the call was applied (``stall_after_apply``: the game can die while it waits, with
 the money already moved), a duplicated delivery, a wrongly signed answer, the wallet being
-down for a while. The game must cope with every one of them (WALLET-PROTOCOL §3.2-§3.4),
+down for a while. The game must cope with every one of them (docs/wallet-protocol.md §3.2-§3.4),
 and the tests use them to prove it.
 
 A **broken variant** is a wallet that gets the protocol wrong (no idempotency, no signature

@@ -9,7 +9,7 @@ with anything else.
 What is recorded, and why:
 
 * a money call that was **applied** is a row of ``transactions`` with the answer it got;
-  a repeat of its ``transaction_id`` gets that answer again (WALLET-PROTOCOL §3.1);
+  a repeat of its ``transaction_id`` gets that answer again (docs/wallet-protocol.md §3.1);
 * a **refusal** (insufficient funds, a blocked player, …) is not recorded: nothing was
   applied, so a later send of the same id is judged afresh;
 * a **rollback of a bet never seen** is recorded (a tombstone, §3.3): the bet, should it

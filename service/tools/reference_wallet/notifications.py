@@ -2,7 +2,7 @@
 "Table-status notifications"): ``POST /wallet/notifications/table-status``.
 
 As for a money call, the signature is checked on the raw bytes before anything is decoded
-(WALLET-PROTOCOL §4), then the body is decoded strictly. Each ``notification_id`` is
+(docs/wallet-protocol.md §4), then the body is decoded strictly. Each ``notification_id`` is
 recorded once: a repeat (the game sends again until it gets a 2xx) is answered 200 again
 and changes nothing. The answer is signed too, though the game only needs its 2xx.
 ``GET /_admin/notifications`` lists what was recorded, for tests.

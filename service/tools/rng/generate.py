@@ -9,7 +9,7 @@ them as a ``(rows, 56)`` word matrix and does every Fisher–Yates step for all 
 A row where any word it reads lies in a rejected tail (about 1.5 in 10⁷ shuffles) is redone
 with the production functions themselves, so every row is exactly what the game would deal.
 
-The exchange simulated per shuffle is the game's (RULES §5, ``decisions.exchange``): five
+The exchange simulated per shuffle is the game's (docs/rules.md §5, ``decisions.exchange``): five
 cards to the player and five to the dealer dealt alternately (the player gets positions 0, 2,
 4, 6, 8), the player discards his first ``k`` cards in that order, each goes back into the
 undealt deck at a position drawn from the stream (:meth:`Deck.reinsert`), and the top ``k``

@@ -71,7 +71,7 @@ Cards = npt.NDArray[np.integer]
 CATEGORY_SHIFT: Final = 20
 """``strength >> CATEGORY_SHIFT`` is the ``Category``: the core packs five 4-bit ranks below it."""
 AK_MIN: Final = int(Category.AK) << CATEGORY_SHIFT
-"""The weakest strength that qualifies a dealer (RULES §2: AK or better)."""
+"""The weakest strength that qualifies a dealer (docs/rules.md §2: AK or better)."""
 
 RANK_KEYS_5: Final = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
 """Greedy smallest keys whose sums over any 5 ranks (each at most 4 times) all differ."""

@@ -1,10 +1,10 @@
-"""An independent model of RULES §2-§7, written from the text of the rules alone.
+"""An independent model of docs/rules.md §2-§7, written from the text of the rules alone.
 
 It exists to check the engine (``service.rules``) from the outside: the model (``hands``,
 ``payout``, ``deck``) shares no code with it and imports nothing from ``service``; it reads
 only the ruleset (``events.ruleset``) as input data and cards as text (``"As"``). Only the
 test's ``strategies`` reach into ``service``, for the presets a ruleset is made from.
-Small, slow and obvious on purpose: every function says which sentence of RULES.md it
+Small, slow and obvious on purpose: every function says which sentence of docs/rules.md it
 follows, so a disagreement with the engine can be traced to a sentence.
 
 - ``hands``: cards, the hand evaluator and its order (§1-§2), every combination a set of

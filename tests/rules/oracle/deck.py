@@ -1,4 +1,4 @@
-"""The undealt cards as far as the rules let anyone know them (RULES §1, §5.4, §8).
+"""The undealt cards as far as the rules let anyone know them (docs/rules.md §1, §5.4, §8).
 
 The order of a stacked deck is known. Discards that go back into the deck
 (``discards_return_to_deck``) go "at random places": the other cards keep their order, but a

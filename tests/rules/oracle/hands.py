@@ -1,4 +1,4 @@
-"""Cards, hands and combinations, from the text of RULES §1-§3 (independent of the engine).
+"""Cards, hands and combinations, from the text of docs/rules.md §1-§3 (independent of the engine).
 
 A hand is compared by ``Hand`` (category, then the card-by-card key of §2); a set of cards
 holds ``Combination``s (a category and its *defining cards*, §3), and ``bet_multiple`` is

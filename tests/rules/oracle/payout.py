@@ -1,4 +1,4 @@
-"""The money of one box, from the text of RULES §4-§7 (independent of the engine).
+"""The money of one box, from the text of docs/rules.md §4-§7 (independent of the engine).
 
 Amounts are integers in minor units. ``returned`` is stake given back, ``won`` is profit
 after ``max_payout``, ``capped`` is profit withheld by it. The ruleset is read as data only.

@@ -1,6 +1,6 @@
 """Hypothesis strategies for the oracle's differential test: rulesets, bets and decks.
 
-Random rulesets are a preset plus valid overrides (every parameter RULES §4-§6 lets a table
+Random rulesets are a preset plus valid overrides (every parameter docs/rules.md §4-§6 lets a table
 set). Decks are stratified: each box and the dealer get a hand of a drawn *kind* (a target
 category, a copy of the dealer's ranks for a tie, a dealer without a game), so that ties,
 dealers without a game and every combination occur in a few hundred examples instead of
@@ -112,7 +112,7 @@ def tables(draw: Draw[Any]) -> Table:
     double = o.get("double_combination", base.double_combination)
     if draw(st.booleans()):
         # Non-monotone Bet paytables only with one combination: with two, whether a straight
-        # flush also "is" a straight (say) would matter, and RULES does not say.
+        # flush also "is" a straight (say) would matter, and the rules do not say.
         o["bet_paytable"] = _paytable(draw, monotone=double or draw(st.booleans()))
     if bonus_enabled and draw(st.booleans()):
         threshold = draw(st.sampled_from(BONUS_THRESHOLDS))
