@@ -1,5 +1,7 @@
-"""The OpenAPI documents pass the ecosystem's own linters: Redocly CLI (its recommended
-rules) and Spectral (``spectral:oas``), at the versions ``.ci/openapi-tools`` pins.
+"""The OpenAPI documents pass the ecosystem's own tools, at the versions
+``.ci/openapi-tools`` pins: the linters Redocly CLI (its recommended rules) and Spectral
+(``spectral:oas``), and openapi-typescript, whose types a frontend's code compiles against
+with ``tsc --strict``.
 
 The tools are installed from that lock file with ``npm ci`` the first time (npm is needed;
 the registry must be reachable); a missing npm fails the test, it never skips it.
@@ -35,7 +37,9 @@ def tools() -> Path:
     # xdist workers may get here together: one installs, the others wait for it.
     with (TOOLS / ".install.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not ((BIN / "redocly").exists() and (BIN / "spectral").exists()):
+        if not all(
+            (BIN / tool).exists() for tool in ("redocly", "spectral", "openapi-typescript", "tsc")
+        ):
             subprocess.run(
                 [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
                 cwd=TOOLS,
@@ -83,3 +87,34 @@ def test_spectral_oas_finds_nothing(tools: Path) -> None:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "No results" in run.stdout
+
+
+def test_a_frontend_compiles_against_the_generated_types(tools: Path, tmp_path: Path) -> None:
+    generated = subprocess.run(
+        [
+            str(tools / "openapi-typescript"),
+            str(ROOT / "openapi" / "openapi.json"),
+            # A property with a default is optional to send (it is not in `required`).
+            "--default-non-nullable=false",
+            "--output",
+            str(tmp_path / "api.d.ts"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    assert "warn" not in (generated.stdout + generated.stderr).lower(), generated.stderr
+    usage = tmp_path / "usage.ts"
+    usage.write_text((ROOT / "tests" / "api" / "typescript" / "usage.ts").read_text())
+    compiled = subprocess.run(
+        [str(tools / "tsc"), "--strict", "--noEmit", "--target", "es2022", str(usage)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    # The usage also marks what must not compile (@ts-expect-error): types that lost their
+    # precision would fail here with "Unused '@ts-expect-error' directive".
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
