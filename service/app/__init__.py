@@ -45,7 +45,7 @@ from russian_poker.service.app.docs_assets import docs_router, swagger_assets_ro
 from russian_poker.service.app.middleware import request_middleware, security_headers
 from russian_poker.service.app.openapi import openapi_config
 from russian_poker.service.app.policy import TableOwners, access, check_policies, enforce
-from russian_poker.service.app.problems import problem_details_plugin
+from russian_poker.service.app.problems import BODY_LIMIT, problem_details_plugin
 from russian_poker.service.app.state import Services, initial_state, start
 from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.availability.notifier import TableNotifier
@@ -227,7 +227,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 production=settings.environment == "production",
             ),
         ),
-        request_max_body_size=64 * 1024,
+        request_max_body_size=BODY_LIMIT,
         debug=False,
     )
     check_policies(app)

@@ -163,10 +163,20 @@ def _principal(claims: dict[str, Any], *, production: bool) -> Principal:
 
 def bearer_of(authorization: str) -> str:
     """The token of an ``Authorization: Bearer …`` header's value, or a 401."""
-    scheme, _, token = authorization.partition(" ")
+    if not authorization.strip():
+        raise NotAuthorizedException(
+            "a bearer token is required: send the header `Authorization: Bearer <token>`"
+        )
+    scheme, _, token = authorization.strip().partition(" ")
     token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise NotAuthorizedException("a bearer token is required")
+    if scheme.lower() != "bearer":
+        # The scheme only: what follows it may be a secret.
+        raise NotAuthorizedException(
+            "the Authorization header must read `Bearer <token>`: the word `Bearer`, a space, "
+            "then the token"
+        )
+    if not token:
+        raise NotAuthorizedException("the Authorization header has `Bearer` but no token after it")
     return token
 
 

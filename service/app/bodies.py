@@ -12,6 +12,7 @@ naming the field: money and boxes are JSON integers, nothing else.
 
 from __future__ import annotations
 
+import re
 import types
 from functools import cache
 from typing import Any, Union, get_args, get_origin
@@ -53,6 +54,9 @@ async def check_body(request: Request[Any, Any, Any]) -> None:
         # Only the types' verdict: the decoder never quotes the value it refused.
         message, _, where = str(invalid).rpartition(" - at `")
         key = where.rstrip("`").removeprefix("$").lstrip(".") if message else ""
+        valid = valid_values(_annotation_of(request.route_handler), key) if key else []
+        if valid:
+            message = f"{message}; valid values: {', '.join(valid)}"
         raise ValidationException(
             detail=f"Validation failed for {request.method} {request.url.path}",
             extra=[{"message": message or str(invalid), "key": key, "source": "body"}],
@@ -61,10 +65,68 @@ async def check_body(request: Request[Any, Any, Any]) -> None:
         return  # not JSON at all: Litestar's own reading refuses it as it always has
 
 
+def _annotation_of(handler: HTTPRouteHandler) -> Any:
+    return handler.parsed_fn_signature.parameters["data"].annotation
+
+
 @cache
 def _decoder_of(handler: HTTPRouteHandler) -> msgspec.json.Decoder[Any]:
-    data = handler.parsed_fn_signature.parameters["data"]
-    return msgspec.json.Decoder(data.annotation)
+    return msgspec.json.Decoder(_annotation_of(handler))
+
+
+def valid_values(annotation: Any, key: str) -> list[str]:
+    """The values a body of type ``annotation`` may hold at ``key`` (``type``,
+    ``wallet.mode``, ``cards[0]``), when that is a closed set: a tagged union's tags, a
+    ``Literal``'s or an enum's values; else nothing."""
+    info: msgspec.inspect.Type = msgspec.inspect.type_info(annotation)
+    parts = [part for part in re.split(r"\.|\[\d+\]", key) if part]
+    for i, part in enumerate(parts):
+        structs = _structs_in(info)
+        if i == len(parts) - 1 and structs and all(s.tag_field == part for s in structs):
+            return [str(s.tag) for s in structs]
+        fields = [f for s in structs for f in s.fields if f.encode_name == part]
+        if not fields:
+            return []
+        info = _items_of(fields[0].type)
+    return _closed_set(info)
+
+
+def _bare(info: msgspec.inspect.Type) -> msgspec.inspect.Type:
+    """The type under its constraints (``Annotated[..., msgspec.Meta(...)]``)."""
+    while isinstance(info, msgspec.inspect.Metadata):
+        info = info.type
+    return info
+
+
+def _structs_in(info: msgspec.inspect.Type) -> list[msgspec.inspect.StructType]:
+    info = _bare(info)
+    if isinstance(info, msgspec.inspect.StructType):
+        return [info]
+    if isinstance(info, msgspec.inspect.UnionType):
+        return [t for t in info.types if isinstance(t, msgspec.inspect.StructType)]
+    return []
+
+
+def _items_of(info: msgspec.inspect.Type) -> msgspec.inspect.Type:
+    """An array field's item type (an index in the key names one item); else the type."""
+    info = _bare(info)
+    if isinstance(info, msgspec.inspect.ListType | msgspec.inspect.VarTupleType):
+        return info.item_type
+    if isinstance(info, msgspec.inspect.UnionType):
+        arrays = [t for t in info.types if not isinstance(t, msgspec.inspect.NoneType)]
+        return _items_of(arrays[0]) if len(arrays) == 1 else info
+    return info
+
+
+def _closed_set(info: msgspec.inspect.Type) -> list[str]:
+    info = _bare(info)
+    if isinstance(info, msgspec.inspect.LiteralType):
+        return [str(v) for v in info.values]
+    if isinstance(info, msgspec.inspect.EnumType):
+        return [str(member.value) for member in info.cls]
+    if isinstance(info, msgspec.inspect.UnionType):
+        return [v for t in info.types for v in _closed_set(t)]
+    return []
 
 
 def _is_json(media_type: str) -> bool:

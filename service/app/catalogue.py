@@ -176,7 +176,7 @@ _HTTP: Final = [
         " another secret or missing a claim.",
         "Get a fresh token from the operator's token service and send it as"
         " `Authorization: Bearer <token>`.",
-        "a bearer token is required",
+        "a bearer token is required: send the header `Authorization: Bearer <token>`",
     ),
     _entry(
         "forbidden",

@@ -26,7 +26,17 @@ from russian_poker.service.application.transfers import TransferMismatch
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.presets import RulesetError
 
-__all__ = ["REPLAYED", "STATUS_OF_KIND", "problem", "problem_details_plugin", "problem_type"]
+__all__ = [
+    "BODY_LIMIT",
+    "REPLAYED",
+    "STATUS_OF_KIND",
+    "problem",
+    "problem_details_plugin",
+    "problem_type",
+]
+
+BODY_LIMIT: Final = 64 * 1024
+"""The largest request body any route takes, in bytes (no command needs more)."""
 
 REPLAYED: Final = "Idempotent-Replayed"
 """Response header of an answer given again from memory (a success or a refusal)."""
@@ -80,7 +90,11 @@ def _http(exc: HTTPException) -> ProblemDetailsException:
     # keeps RFC 9457's roles: a stable type per kind, the message as ``detail``.
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     extra = {"errors": exc.extra} if exc.extra else {}
-    return _problem(code, exc.status_code, str(exc.detail), headers=exc.headers, **extra)
+    detail = str(exc.detail)
+    if exc.status_code == 413:
+        # Litestar's "Request Entity Too Large" says nothing of the limit.
+        detail = f"the body is larger than {BODY_LIMIT // 1024} KiB ({BODY_LIMIT} bytes), the limit"
+    return _problem(code, exc.status_code, detail, headers=exc.headers, **extra)
 
 
 def _refusal(exc: RuleViolation) -> ProblemDetailsException:

@@ -52,6 +52,7 @@ async def test_oversized_bodies_are_documented_413_problems(server: Server) -> N
         response = await server.client.request(method, path, content=body, headers=headers)
         assert is_problem(response, 413), (path, response.status_code, response.text[:200])
         assert response.json()["status"] == 413
+        assert "64 KiB" in response.json()["detail"], "a 413 states the limit"
 
         # Streamed without a Content-Length: the limit holds while reading, too.
         async def chunks() -> Any:

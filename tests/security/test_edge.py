@@ -172,3 +172,46 @@ async def server(database_url: str, tmp_path: Any) -> Any:
     app = create_app(settings_for(database_url, str(tmp_path)))
     async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         yield Server(url, app, client)
+
+
+async def test_a_missing_or_malformed_bearer_says_what_to_send(server: Server) -> None:
+    cases = {
+        "missing": ({}, "`Authorization: Bearer <token>`"),
+        "another scheme": ({"Authorization": "Basic c2VjcmV0"}, "must read `Bearer <token>`"),
+        "no token": ({"Authorization": "Bearer"}, "no token after it"),
+    }
+    for why, (headers, said) in cases.items():
+        answer = await server.client.get("/v1/tables", headers=headers)
+        assert answer.status_code == 401, why
+        assert said in answer.json()["detail"], (why, answer.json())
+        assert "c2VjcmV0" not in answer.text, "what follows the scheme may be a secret"
+
+
+async def test_a_value_outside_a_closed_set_is_refused_with_the_valid_ones(
+    server: Server,
+) -> None:
+    player = bearer("player", "valid-values")
+    opened = await server.client.post(
+        "/v1/tables", json={"table_id": "t-valid", "preset": "russian"}, headers=OPERATOR
+    )
+    assert opened.status_code == 201, opened.text
+    raised = await server.client.post(
+        "/v1/tables/t-valid/commands",
+        json={"type": "Raise", "box": 1},
+        headers={**player, "Idempotency-Key": "raise-1"},
+    )
+    assert raised.status_code == 400
+    (error,) = raised.json()["errors"]
+    assert error["key"] == "type"
+    assert "valid values: SitDown, LeaveTable, PlaceAnte" in error["message"]
+    assert "DeclineDealerExchange" in error["message"]
+
+    misspelt = await server.client.post(
+        "/v1/tables", json={"table_id": "t-misspelt", "preset": "russain"}, headers=OPERATOR
+    )
+    assert misspelt.status_code == 400
+    (error,) = misspelt.json()["errors"]
+    assert error["key"] == "preset"
+    assert error["message"].endswith("valid values: oasis, russian, russian-online")
+    nothing = await server.client.get("/v1/tables/t-misspelt", headers=OPERATOR)
+    assert nothing.status_code == 404, "a refused body loses nothing and opens nothing"
