@@ -36,6 +36,7 @@ from russian_poker.service.tenancy import DEFAULT_OPERATOR
 from russian_poker.service.wallet.reconcile import (
     ExportError,
     compare,
+    in_scope,
     parse_export,
 )
 
@@ -244,6 +245,9 @@ def _reconcile_operator(
     # Outside the window: not compared, but not "missing on ours" either when the
     # operator's export (which has no window) lists them.
     ours, elsewhere = read
+    # Their side within the window too: a whole month's export compared over one day, or
+    # one holding a wallet-check run, reports only what is really missing.
+    theirs = in_scope(theirs, {t.transaction_id for t in ours} | set(elsewhere), window)
     discrepancies = compare(ours, theirs, ours_elsewhere=elsewhere)
     for discrepancy in discrepancies:
         click.echo(str(discrepancy))

@@ -26,11 +26,13 @@ import csv
 import io
 import json
 from collections.abc import Callable, Collection, Sequence
+from datetime import UTC, datetime
 from typing import Final, Literal, TypeAlias
 
 import msgspec
 
 __all__ = [
+    "CONFORMANCE",
     "THEIR_FIELDS",
     "Discrepancy",
     "DiscrepancyCode",
@@ -38,6 +40,7 @@ __all__ = [
     "OurTransaction",
     "TheirTransaction",
     "compare",
+    "in_scope",
     "parse_export",
 ]
 
@@ -57,6 +60,8 @@ DiscrepancyCode = Literal[
 ]
 
 THEIR_FIELDS: Final = ("transaction_id", "kind", "amount", "currency", "status")
+CONFORMANCE: Final = "conformance"
+"""``source`` of the conformance kit's calls in an export."""
 """What the operator's export must give for every transaction (extra fields are ignored)."""
 
 _APPLIED: Final = "ok"
@@ -83,6 +88,11 @@ class TheirTransaction(msgspec.Struct, frozen=True, kw_only=True):
     amount: int
     currency: str
     status: str
+    at: datetime | None = None
+    """When the operator applied it (``created_at``, optional): lets a window apply to
+    their side too."""
+    source: str | None = None
+    """``conformance`` for the calls of a ``wallet-check`` run, never the game's (optional)."""
 
 
 class Discrepancy(msgspec.Struct, frozen=True, kw_only=True):
@@ -229,6 +239,28 @@ def _bet(mine: OurTransaction, status: str | None, found: _Found) -> list[Discre
     return []
 
 
+def in_scope(
+    theirs: Sequence[TheirTransaction],
+    ours: Collection[str],
+    window: tuple[datetime | None, datetime | None],
+) -> list[TheirTransaction]:
+    """The operator's lines that belong in a comparison of the game's transactions
+    ``ours`` (ids) made in ``window`` (from, to; either open): every line of one of ours,
+    and of the others those applied within the window (or undated), the conformance kit's
+    calls aside. An export of a whole month compared over one day, or one that holds a
+    ``wallet-check`` run, then reports only what is really missing."""
+    start, end = window
+
+    def within(at: datetime | None) -> bool:
+        return at is None or ((start is None or at >= start) and (end is None or at < end))
+
+    return [
+        row
+        for row in theirs
+        if row.transaction_id in ours or (row.source != CONFORMANCE and within(row.at))
+    ]
+
+
 def parse_export(text: str) -> list[TheirTransaction]:
     """The operator's export: JSON lines (one object per line) or CSV with a header row,
     told apart by the first non-blank character (``{`` is JSON lines)."""
@@ -279,10 +311,22 @@ def _record(value: dict[str, object], number: int) -> TheirTransaction:
         amount = int(amount.strip())
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise ExportError(f"line {number}: amount {value['amount']!r} is not an integer")
+    at: datetime | None = None
+    if value.get("created_at") not in (None, ""):
+        try:
+            at = datetime.fromisoformat(str(value["created_at"]).strip())
+        except ValueError:
+            raise ExportError(
+                f"line {number}: created_at {value['created_at']!r} is not an ISO 8601 time"
+            ) from None
+        at = at if at.tzinfo else at.replace(tzinfo=UTC)
+    source = str(value["source"]).strip() if value.get("source") not in (None, "") else None
     return TheirTransaction(
         transaction_id=str(value["transaction_id"]).strip(),
         kind=str(value["kind"]).strip(),
         amount=amount,
         currency=str(value["currency"]).strip(),
         status=str(value["status"]).strip(),
+        at=at,
+        source=source,
     )

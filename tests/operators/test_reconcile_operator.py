@@ -13,6 +13,7 @@ import csv
 import json
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from russian_poker.service.wallet.reconcile import (
     OurTransaction,
     TheirTransaction,
     compare,
+    in_scope,
     parse_export,
 )
 from tests.operators.casino import Casino
@@ -344,3 +346,33 @@ def test_exports_in_either_format() -> None:
     ]:
         with pytest.raises(ExportError, match=message):
             parse_export(bad)
+
+
+def test_their_side_is_read_within_the_window_without_the_kits_calls() -> None:
+    export = (
+        '{"transaction_id": "ours-late", "kind": "bet", "amount": 5, "currency": "EUR",'
+        ' "status": "ok", "created_at": "2026-03-02T00:00:05+00:00"}\n'
+        '{"transaction_id": "before", "kind": "bet", "amount": 5, "currency": "EUR",'
+        ' "status": "ok", "created_at": "2026-02-28T23:59:59+00:00"}\n'
+        '{"transaction_id": "inside", "kind": "bet", "amount": 5, "currency": "EUR",'
+        ' "status": "ok", "created_at": "2026-03-01T12:00:00"}\n'
+        '{"transaction_id": "kit", "kind": "bet", "amount": 5, "currency": "EUR",'
+        ' "status": "ok", "created_at": "2026-03-01T12:00:00+00:00", "source": "conformance"}\n'
+        '{"transaction_id": "undated", "kind": "win", "amount": 0, "currency": "EUR",'
+        ' "status": "ok"}\n'
+    )
+    rows = parse_export(export)
+    assert rows[2].at is not None and rows[2].at.utcoffset() is not None  # no zone: UTC
+    march_1 = (datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 3, 2, tzinfo=UTC))
+    kept = [row.transaction_id for row in in_scope(rows, {"ours-late"}, march_1)]
+    # The game's own (whatever the operator's clock says), what the operator applied that
+    # day, what it did not date; not the day before, not the conformance kit's.
+    assert kept == ["ours-late", "inside", "undated"]
+    assert [r.transaction_id for r in in_scope(rows, set(), (None, None))] == [
+        "ours-late",
+        "before",
+        "inside",
+        "undated",
+    ]
+    with pytest.raises(ExportError, match="line 1: created_at 'soon'"):
+        parse_export(export.replace("2026-03-02T00:00:05+00:00", "soon"))

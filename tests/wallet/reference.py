@@ -204,9 +204,11 @@ class ReferenceWallet:
     async def clear_faults(self) -> None:
         await self._admin("DELETE", "/faults")
 
-    async def export(self) -> list[dict[str, Any]]:
-        """The ledger's export: one dict per money call applied (the JSON lines)."""
-        response = await self._admin("GET", "/transactions")
+    async def export(self, operator_id: str | None = None) -> list[dict[str, Any]]:
+        """The ledger's export: one dict per money call applied (the JSON lines), of one
+        operator if named."""
+        params = {"operator_id": operator_id} if operator_id else {}
+        response = await self._admin("GET", "/transactions", params=params)
         return [json.loads(line) for line in response.content.splitlines() if line.strip()]
 
     async def deliveries(self, transaction_id: str) -> dict[str, int]:

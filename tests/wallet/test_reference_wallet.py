@@ -589,3 +589,20 @@ def test_openapi_documents_the_four_calls_and_every_field() -> None:
         headers = operation["responses"]["200"]["headers"]
         assert headers[HEADER]["description"]
     assert undescribed == []
+
+
+async def test_the_export_is_per_operator_and_marks_the_kits_calls(
+    wallet: ReferenceWallet, game: SeamlessWallet
+) -> None:
+    alice = await Player(wallet).create(1000)
+    played = _id("bet")
+    assert (await game.bet(alice.bet(played, 100))).status == "ok"
+    kit_bet = msgspec.structs.replace(
+        alice.bet(_id("kit-bet"), 50), round_id="wallet-check:1", table_id="wallet-check"
+    )
+    assert (await game.bet(kit_bet)).status == "ok"
+
+    mine = {row["transaction_id"]: row for row in await wallet.export(OPERATOR)}
+    assert (mine[played]["source"], mine[played]["operator_id"]) == ("game", OPERATOR)
+    assert mine[kit_bet.transaction_id]["source"] == "conformance"
+    assert await wallet.export("another-operator") == []

@@ -88,9 +88,23 @@ async def test_an_unreachable_wallet_fails_without_a_traceback() -> None:
     result = await asyncio.to_thread(CliRunner().invoke, wallet_check, args)
     assert result.exit_code == 1
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    lines = _lines(result)
-    assert len(lines) == len(SCENARIOS)
-    assert all(line.startswith("FAIL  ") for line in lines)
+    # One failure and its root cause, not the same failure for every scenario.
+    first, stopped = _lines(result)
+    assert first.startswith("FAIL  balance: ")
+    assert stopped.startswith("FAIL  stopped: nothing answers at --url")
+    assert f"the other {len(SCENARIOS) - 1} scenarios were not run" in stopped
+
+
+async def test_a_wrong_secret_is_named_as_the_cause(reference_wallet: Any) -> None:
+    result, _ = await _check(reference_wallet, "--secret", "not-the-wallets-secret")
+    assert result.exit_code == 1
+    first, stopped = _lines(result)
+    assert first.startswith("FAIL  balance: ")
+    assert "check --secret" in stopped
+
+    result, _ = await _check(reference_wallet, "--currency", "XTS")
+    assert result.exit_code == 1
+    assert "check --player and --currency" in _lines(result)[-1], result.output
 
 
 def test_the_amount_and_time_out_are_checked() -> None:

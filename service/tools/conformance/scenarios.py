@@ -389,7 +389,60 @@ async def run_scenarios(
         ended_session_id=ended_session_id or f"wallet-check-ended-{uuid.uuid4().hex}",
         amount=amount,
     )
-    return [await _run(kit, name, scenario) for name, scenario in SCENARIOS]
+    results: list[ScenarioResult] = []
+    for name, scenario in SCENARIOS:
+        results.append(await _run(kit, name, scenario))
+        cause = root_cause(results[0]) if len(results) == 1 else None
+        if cause is not None:
+            # Every other scenario would fail the same way: say why once, and stop.
+            skipped = len(SCENARIOS) - 1
+            results.append(
+                ScenarioResult(
+                    name="stopped",
+                    passed=False,
+                    detail=f"{cause} (the other {skipped} scenarios were not run)",
+                )
+            )
+            break
+    return results
+
+
+_ROOT_CAUSES: Final = (
+    (
+        ("signature does not match", "invalid_signature", "signature"),
+        "the wallet and wallet-check do not sign with the same secret: check --secret (the "
+        "operator's wallet secret as registered with the game)",
+    ),
+    (
+        ("ConnectError", "ConnectTimeout"),
+        "nothing answers at --url: check the address, the port and that the wallet runs",
+    ),
+    (
+        ("no answer within",),
+        "the wallet does not answer within --timeout-ms: check --url, or allow more time",
+    ),
+    (
+        ("HTTP 404",),
+        "the wallet answers 404 at URL/balance: check --url (its base, the calls are "
+        "URL/balance, URL/bet, ...)",
+    ),
+    (
+        ("invalid_session", "wrong_currency", "player_blocked"),
+        "the wallet does not know this player in this currency: check --player and "
+        "--currency (a funded test player)",
+    ),
+)
+
+
+def root_cause(first: ScenarioResult) -> str | None:
+    """Why the first scenario (the balance) failed, when that failure stops every other
+    scenario too; ``None`` when the others are worth running."""
+    if first.passed:
+        return None
+    for signs, cause in _ROOT_CAUSES:
+        if any(sign in first.detail for sign in signs):
+            return cause
+    return None
 
 
 async def _run(kit: Kit, name: str, scenario: _Scenario) -> ScenarioResult:

@@ -85,10 +85,14 @@ class AdminController(Controller):
         await ledger.end_session(session_id)
 
     @get("/transactions", media_type="application/x-ndjson")
-    async def transactions(self, ledger: NamedDependency[Ledger]) -> Response[bytes]:
-        """The operator's export, one JSON line per money call applied: what
-        ``russian-poker reconcile --theirs FILE`` compares with the game's own list."""
-        lines = b"".join(_encode(row) + b"\n" for row in await ledger.export())
+    async def transactions(
+        self, ledger: NamedDependency[Ledger], operator_id: FromQuery[str | None] = None
+    ) -> Response[bytes]:
+        """The operator's export, one JSON line per money call applied (of one operator with
+        ``?operator_id=``; a ``wallet-check`` run's calls marked ``source: conformance``):
+        what ``russian-poker reconcile --theirs FILE`` compares with the game's own list."""
+        rows = await ledger.export(operator_id)
+        lines = b"".join(_encode(row) + b"\n" for row in rows)
         return Response(lines, media_type="application/x-ndjson")
 
     @get("/deliveries")

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeAlias, TypeVar
 import asyncpg
 import msgspec
 
+from russian_poker.service.tools.conformance.kit import TABLE as CONFORMANCE_TABLE
 from russian_poker.service.tools.reference_wallet.faults import Broken
 from russian_poker.service.wallet.protocol import (
     Answer,
@@ -127,11 +128,14 @@ class ExportRow(msgspec.Struct, frozen=True, kw_only=True):
     amount: int
     currency: str
     status: Literal["ok", "rolled_back", "tombstone"]
+    operator_id: str
     player_id: str
     round_id: str
     reason: str
     operator_transaction_id: str
     created_at: datetime.datetime
+    source: Literal["game", "conformance"]
+    """``conformance`` for a ``wallet-check`` run's calls (its own table), else ``game``."""
 
 
 class Ledger:
@@ -394,12 +398,17 @@ class Ledger:
             session_id,
         )
 
-    async def export(self) -> list[ExportRow]:
+    async def export(self, operator_id: str | None = None) -> list[ExportRow]:
+        """Every money call applied, of one operator or of all."""
         rows = await self.pool.fetch(
             "SELECT transaction_id, kind, amount, currency,"
             " CASE WHEN rolled_back THEN 'rolled_back' ELSE outcome END AS status,"
-            " player_id, round_id, reason, operator_transaction_id, created_at"
-            " FROM reference_wallet.transactions ORDER BY seq"
+            " operator_id, player_id, round_id, reason, operator_transaction_id, created_at,"
+            " CASE WHEN round_id LIKE $2 THEN 'conformance' ELSE 'game' END AS source"
+            " FROM reference_wallet.transactions"
+            " WHERE $1::text IS NULL OR operator_id = $1 ORDER BY seq",
+            operator_id,
+            f"{CONFORMANCE_TABLE}:%",
         )
         return [ExportRow(**dict(row)) for row in rows]
 
