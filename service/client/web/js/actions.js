@@ -25,9 +25,12 @@ export function chips(low, high) {
  * @param {any} view
  * @param {string|null} me
  * @param {{bet: Bet, exchange: {box: number|null, cards: Set<string>}, insurance: Map<number, string>}} form
- * @param {{act: (command: object) => void, redraw: () => void, problem: (text: string) => void}} on
+ * @param {{act: (command: object) => void, redraw: () => void, problem: (text: string) => void, busy?: boolean}} on
+ *   `busy`: a command is on its way; every action waits for its answer (a click then would
+ *   be lost, or act on a form the answer is about to change).
  */
 export function actionPanel(view, me, form, on) {
+  inFlight = Boolean(on.busy);
   const round = view.round;
   if (!me || !round || !view.seats.includes(me)) return null;
   const mine = round.boxes.filter((box) => box.player === me);
@@ -42,8 +45,11 @@ export function actionPanel(view, me, form, on) {
   return h("section", { class: "actions", "aria-labelledby": "actions-title", "data-testid": "actions" }, h("h2", { id: "actions-title", class: "visually-hidden" }, t("bet.title")), parts);
 }
 
+/** Whether the panel being drawn is drawn while a command is on its way (`on.busy`). */
+let inFlight = false;
+
 function button(action, label, onclick, extra = {}) {
-  return h("button", { type: "button", "data-action": action, "data-key": `${action}-${extra["data-box"] ?? ""}`, onclick, ...extra }, label);
+  return h("button", { type: "button", "data-action": action, "data-key": `${action}-${extra["data-box"] ?? ""}`, onclick, ...extra, disabled: Boolean(extra.disabled) || inFlight }, label);
 }
 
 function betting(view, me, mine, bet, on) {
@@ -56,8 +62,11 @@ function betting(view, me, mine, bet, on) {
   const ready = view.round.ready.includes(me);
   const seedAllowed = rules.player_seeds;
   const canPlace = bet.box !== null && free.includes(bet.box) && bet.ante >= rules.ante_min && bet.ante <= anteMax && (bet.bonus === 0 || (bet.bonus >= rules.bonus_min && bet.bonus <= bonusMax));
+  // What this form shows is what it sends: the values as drawn, not as they may have
+  // changed since (a bet placed meanwhile empties the form, and redraws it).
+  const shown = { box: bet.box, ante: bet.ante, bonus: bet.bonus };
   const place = () => {
-    const command = { type: "PlaceAnte", box: bet.box, ante: bet.ante, bonus: bet.bonus, dark: bet.dark };
+    const command = { type: "PlaceAnte", box: shown.box, ante: shown.ante, bonus: shown.bonus, dark: bet.dark };
     if (seedAllowed && bet.seed) command.client_seed = bet.seed;
     on.act(command);
   };
@@ -87,7 +96,7 @@ function betting(view, me, mine, bet, on) {
     );
   return h(
     "form",
-    { class: "bet-form", "data-testid": "bet-form", onsubmit: (event) => { event.preventDefault(); if (canPlace) place(); } },
+    { class: "bet-form", "data-testid": "bet-form", onsubmit: (event) => { event.preventDefault(); if (canPlace && !inFlight) place(); } },
     h("h3", {}, t("bet.title")),
     free.length
       ? h(
@@ -142,7 +151,7 @@ function betting(view, me, mine, bet, on) {
       "div",
       { class: "buttons" },
       button("ClearBet", t("bet.clear"), () => { bet.ante = 0; bet.bonus = 0; on.redraw(); }, { class: "quiet" }),
-      h("button", { type: "submit", "data-action": "PlaceAnte", "data-key": "PlaceAnte", disabled: !canPlace }, t("action.PlaceAnte")),
+      h("button", { type: "submit", "data-action": "PlaceAnte", "data-key": "PlaceAnte", disabled: !canPlace || inFlight }, t("action.PlaceAnte")),
       mine.length ? button("CancelBets", t("action.CancelBets"), () => on.act({ type: "CancelBets" }), { class: "quiet" }) : null,
       mine.length === 0 ? button("RepeatBets", t("action.RepeatBets"), () => on.act(seedAllowed && bet.seed ? { type: "RepeatBets", client_seed: bet.seed } : { type: "RepeatBets" })) : null,
       mine.length && !ready ? button("Deal", t("action.Deal"), () => on.act({ type: "Deal" }), { class: "primary" }) : null,

@@ -219,7 +219,7 @@ function draw() {
       timers(app.deadlines),
       boxes(view, scene, (number) => { app.bet.box = number; draw(); }, app.bet.box),
     ),
-    actionPanel(view, me, { bet: app.bet, exchange: app.exchange, insurance: app.insurance }, { act, redraw: draw, problem: (text) => showProblem(text, "invalid_amount") }),
+    actionPanel(view, me, { bet: app.bet, exchange: app.exchange, insurance: app.insurance }, { act, redraw: draw, problem: (text) => showProblem(text, "invalid_amount"), busy: app.busy }),
     seats(view, me, act),
     lastRound(previous, view.ruleset.currency, me, previous ? fairnessPanel(app, previous, draw) : null),
     paytables(view.ruleset),
@@ -232,16 +232,24 @@ function draw() {
 async function act(command) {
   if (app.busy) return;
   app.busy = true;
+  draw(); // the actions wait for this answer
   showProblem("");
   try {
     const answer = await app.api.command(app.tableId, command);
-    if (command.type === "PlaceAnte") { app.bet.ante = 0; app.bet.bonus = 0; }
     accept(answer.table);
+    if (command.type === "PlaceAnte") {
+      // The stream's state of this version may have been drawn before the answer came,
+      // with the bet still in the form: draw the emptied form whatever accept() did.
+      app.bet.ante = 0;
+      app.bet.bonus = 0;
+      draw();
+    }
     drawBalance();
   } catch (error) {
     showProblem(describe(error), error instanceof Problem ? error.code : "network");
   } finally {
     app.busy = false;
+    draw();
   }
 }
 
