@@ -108,8 +108,12 @@ class LiveHub:
             with contextlib.suppress(Exception):
                 await self._listener.close()
 
-    async def subscribe(self, table_id: str, after: int | None) -> AsyncIterator[Update]:
-        """Updates for one client: the catch-up (or current state), then every new state."""
+    async def subscribe(
+        self, table_id: str, after: int | None, *, idle_s: float | None = None
+    ) -> AsyncIterator[Update | None]:
+        """Updates for one client: the catch-up (or current state), then every new state;
+        with ``idle_s``, ``None`` after each ``idle_s`` seconds without one (the client's
+        keep-alive: proxies close a connection that stays silent)."""
         if self._closing:
             return
         watched = await self._watch(table_id)
@@ -124,7 +128,14 @@ class LiveHub:
             watched.queues.add(queue)
         self.connections += 1
         try:
-            while (update := await queue.get()) is not _CLOSED:
+            while True:
+                try:
+                    update = await asyncio.wait_for(queue.get(), idle_s)
+                except TimeoutError:
+                    yield None
+                    continue
+                if update is _CLOSED:
+                    break
                 yield update
         finally:
             self.connections -= 1

@@ -145,3 +145,26 @@ async def test_the_clock_deals_when_betting_time_runs_out(api: httpx.AsyncClient
     # Folded on time-out: the round settled and the next one is open.
     assert view["previous_round"]["boxes"][0]["decision"] == "fold"
     assert view["round"]["phase"] == "betting"
+
+
+async def test_the_stream_says_when_to_reconnect_and_keeps_alive(api: httpx.AsyncClient) -> None:
+    await setup_table(api)
+    async with api.stream("GET", "/v1/tables/t1/stream", headers=ALICE) as r:
+        lines: list[str] = []
+        async for line in r.aiter_lines():
+            lines.append(line)
+            if line.startswith("data:"):
+                break
+    # Before the first state: the reconnection delay (and a comment, never an event).
+    assert "retry: 3000" in lines[: lines.index(next(x for x in lines if x.startswith("data:")))]
+    assert not any(line.startswith("event:") for line in lines[: lines.index("retry: 3000")])
+
+    # A table with nothing new gives the watcher a keep-alive (None) instead of silence.
+    hub = api.app.state.services.hub  # type: ignore[attr-defined]
+    updates = hub.subscribe("t1", None, idle_s=0.01)
+    try:
+        first = await anext(updates)
+        assert first is not None and first.version >= 1
+        assert await anext(updates) is None
+    finally:
+        await updates.aclose()

@@ -21,6 +21,7 @@ async def test_bets_on_several_boxes_in_a_row(
     page = person.page
     place = page.locator("[data-action=PlaceAnte]")
     pending = page.locator("[data-testid=pending-ante]")
+
     async def late(route: Route) -> None:
         # The answer comes after the live stream's state of the same version, as it may
         # on any network: the form must not keep the bet the stream's redraw showed.

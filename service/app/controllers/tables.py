@@ -51,6 +51,12 @@ from russian_poker.service.tenancy import TABLE_ID_RULE, game_table_id
 
 __all__ = ["TableController"]
 
+KEEP_ALIVE_S: Final = 15.0
+"""A live stream silent this long gets a comment line: proxies and load balancers close an
+idle connection (nginx after 60 s by default)."""
+RECONNECT_MS: Final = 3000
+"""The stream's ``retry:``: how long a client waits before reconnecting after a drop."""
+
 _EXAMPLE_DECK: Final = "As Kd 2c Ah Kc 3d Ad Kh 4s Ac Ks 6h Qd Qh 9c".split()  # noqa: SIM905
 """Top of a test deck for two boxes in play and the dealer, dealt one card at a time."""
 
@@ -309,7 +315,12 @@ class TableController(Controller):
         since = after if after is not None else table_version(last_event_id)
 
         async def updates() -> AsyncIterator[ServerSentEventMessage]:
-            async for update in hub.subscribe(table_id, since):
+            # How long a client waits before it reconnects (with Last-Event-ID), first.
+            yield ServerSentEventMessage(data=None, comment="live", retry=RECONNECT_MS)
+            async for update in hub.subscribe(table_id, since, idle_s=KEEP_ALIVE_S):
+                if update is None:
+                    yield ServerSentEventMessage(data=None, comment="keep-alive")
+                    continue
                 view = seen_by(update.state, update.version, viewer, update.timers)
                 yield ServerSentEventMessage(
                     data=msgspec.json.encode(view).decode(),
