@@ -19,7 +19,7 @@ from russian_poker.events.paytables import (
     CategoryLabel,
 )
 
-__all__ = ["ABANDONED_MAX_S", "ABANDONED_MIN_S", "Ruleset"]
+__all__ = ["ABANDONED_MAX_S", "ABANDONED_MIN_S", "Game", "Ruleset"]
 
 _DECK_SIZE: Final = 52
 _MAX_AMOUNT: Final = 10**12
@@ -35,6 +35,10 @@ def _rank(label: str) -> int:
     return CATEGORY_LABELS.index(cast(CategoryLabel, label))
 
 
+Game = Literal["russian", "oasis"]
+"""The games the engine plays; every rule that differs between them is a parameter."""
+
+
 class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Every parameter of the rules (docs/rules.md). Defaults are the ``russian`` (land casino)
     preset.
@@ -43,7 +47,7 @@ class Ruleset(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """
 
     game: Annotated[
-        Literal["russian", "oasis"],
+        Game,
         msgspec.Meta(
             description=(
                 "The game's name in the lobby (`russian` or `oasis`); behaviour comes"

@@ -8,11 +8,11 @@ finds it in their history on the next read.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
-from russian_poker.events.game import RoundAbandoned, RoundSettled
+from russian_poker.events.game import Outcome, RoundAbandoned, RoundSettled
 from russian_poker.events.ruleset import Ruleset
 from russian_poker.events.writes import AbandonedRound, SettledBox, SettledRound
 from russian_poker.projections.fields import Ante, BonusStake, BoxNumber, Commitment, Owner
@@ -74,13 +74,13 @@ class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ]
     decision: Annotated[
-        str | None,
+        Literal["play", "fold"] | None,
         msgspec.Meta(
             description="`play` or `fold`; null if the box never decided (a dark box plays)."
         ),
     ]
     dealer_draw: Annotated[
-        str | None,
+        Literal["requested", "declined"] | None,
         msgspec.Meta(
             description=(
                 "`requested` or `declined` when the dealer had no game and the box "
@@ -89,7 +89,8 @@ class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ]
     outcome: Annotated[
-        str | None, msgspec.Meta(description="`won`, `lost`, `tied`, `dealer_no_game` or `folded`.")
+        Outcome | None,
+        msgspec.Meta(description="`won`, `lost`, `tied`, `dealer_no_game` or `folded`."),
     ]
     returned: Annotated[
         int,

@@ -33,7 +33,7 @@ from russian_poker.projections.results import BoxResult, box_result
 from russian_poker.service.rules.decide import can
 from russian_poker.service.rules.hands import evaluate
 from russian_poker.service.rules.payouts import insurance_range
-from russian_poker.service.rules.state import Box, Round, Table
+from russian_poker.service.rules.state import Box, Phase, Round, Table, TableStatus
 from russian_poker.service.rules.timers import pending_timers
 
 __all__ = [
@@ -169,7 +169,7 @@ class RoundView(msgspec.Struct, frozen=True, kw_only=True):
 
     number: Annotated[int, msgspec.Meta(description="Round number at this table, from 1.")]
     phase: Annotated[
-        str,
+        Phase,
         msgspec.Meta(
             description="Where the round is: `betting`, `decisions`, `dealer_draw`, `showdown` "
             "or `settled`."
@@ -227,7 +227,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
 
     table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
     name: Annotated[str, msgspec.Meta(description="The table's name in the lobby; may be empty.")]
-    status: Annotated[str, msgspec.Meta(description="`new`, `open` (opening rounds) or `closed`.")]
+    status: Annotated[
+        TableStatus, msgspec.Meta(description="`new`, `open` (opening rounds) or `closed`.")
+    ]
     version: Annotated[
         int,
         msgspec.Meta(

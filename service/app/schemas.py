@@ -8,7 +8,9 @@ import msgspec
 
 from russian_poker.events.commands import Reason
 from russian_poker.events.paytables import CategoryLabel
+from russian_poker.events.ruleset import Game
 from russian_poker.projections.views import TableView
+from russian_poker.service.rules.state import Phase, TableStatus
 
 __all__ = [
     "CommandResponse",
@@ -128,8 +130,11 @@ class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
 
     table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
     name: Annotated[str, msgspec.Meta(description="The table's name; may be empty.")]
-    game: Annotated[str, msgspec.Meta(description="`russian` or `oasis`.")]
-    status: Annotated[str, msgspec.Meta(description="`open` (opening rounds) or `closed`.")]
+    game: Annotated[Game, msgspec.Meta(description="`russian` or `oasis`.")]
+    status: Annotated[
+        TableStatus,
+        msgspec.Meta(description="`new` (no round yet), `open` (opening rounds) or `closed`."),
+    ]
     private: Annotated[
         bool, msgspec.Meta(description="Only the player the table was opened for may sit.")
     ]
@@ -211,7 +216,7 @@ class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
         msgspec.Meta(description="The current round's number; null before the first round."),
     ]
     phase: Annotated[
-        str | None,
+        Phase | None,
         msgspec.Meta(
             description=(
                 "The current round's phase (`betting`, `decisions`, `dealer_draw`, "

@@ -10,7 +10,7 @@ version, as a bet's debit is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Protocol
+from typing import Annotated, Literal, Protocol
 
 import msgspec
 
@@ -35,12 +35,15 @@ from russian_poker.service.rules.wallets import Wallet, deposit, fold_wallet, op
 __all__ = ["TransferMismatch", "TransferResult", "TransferService", "TransferStorage"]
 
 
+TransferKind = Literal["deposit", "withdrawal"]
+
+
 class TransferResult(msgspec.Struct, frozen=True, kw_only=True):
     """The answer to a deposit or withdrawal; a retry with the same transfer id gets it again."""
 
     wallet_id: Annotated[str, msgspec.Meta(description="The wallet's id.")]
     transfer_id: Annotated[str, msgspec.Meta(description="The operator's id for this movement.")]
-    kind: Annotated[str, msgspec.Meta(description="`deposit` or `withdrawal`.")]
+    kind: Annotated[TransferKind, msgspec.Meta(description="`deposit` or `withdrawal`.")]
     amount: Annotated[
         int, msgspec.Meta(description="Amount moved, in minor units of the wallet's currency.")
     ]
@@ -90,9 +93,9 @@ class TransferService:
         return fold_wallet(current, events)
 
     async def transfer(
-        self, wallet_id: str, kind: str, transfer_id: str, amount: int, *, actor: Actor
+        self, wallet_id: str, kind: TransferKind, transfer_id: str, amount: int, *, actor: Actor
     ) -> TransferResult:
-        """``kind`` is ``deposit`` or ``withdrawal``."""
+        """A deposit or a withdrawal, once per ``transfer_id``."""
         command_id = f"transfer:{wallet_id}:{transfer_id}"
         for _ in range(self._ATTEMPTS):
             held = await self._storage.wallets([wallet_id])

@@ -16,9 +16,10 @@ from russian_poker.events.ruleset import Ruleset
 from russian_poker.service.rules.cards import Card
 from russian_poker.service.rules.deck import Deck
 
-__all__ = ["BetSpec", "Box", "Phase", "Round", "Table"]
+__all__ = ["BetSpec", "Box", "Phase", "Round", "Table", "TableStatus"]
 
 Phase = Literal["betting", "decisions", "dealer_draw", "showdown", "settled"]
+TableStatus = Literal["new", "open", "closed"]
 
 
 class BetSpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -172,7 +173,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: Ruleset | None = None
     ruleset_version: int = 1
     """1 for the ruleset the table opened with, one more for each ``RulesetChanged``."""
-    status: Literal["new", "open", "closed"] = "new"
+    status: TableStatus = "new"
     private_for: str | None = None
     operator_id: str = "default"
     """The operator whose players sit here (docs/wallet-protocol.md §1)."""

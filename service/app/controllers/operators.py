@@ -20,6 +20,7 @@ from russian_poker.service.application.operators import (
     Operator,
     OperatorRegistry,
     WalletConfig,
+    WalletMode,
     check_operator,
 )
 from russian_poker.service.settings import Settings
@@ -47,7 +48,7 @@ class RegisterOperator(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
 class OperatorWallet(msgspec.Struct, frozen=True, kw_only=True):
     """An operator's wallet as shown: never the secret."""
 
-    mode: Annotated[str, msgspec.Meta(description="`internal` or `seamless`.")]
+    mode: Annotated[WalletMode, msgspec.Meta(description="`internal` or `seamless`.")]
     url: Annotated[str | None, msgspec.Meta(description="Seamless: the wallet's base URL.")]
     timeout_ms: Annotated[
         int | None, msgspec.Meta(description="Seamless: time-out of each wallet call.")
