@@ -12,6 +12,8 @@ do not say, from the code that decides it:
 - header parameters as strings (a header is absent or text, never ``null``), and
   ``Idempotency-Key`` required where the route requires it (the route reads it as optional
   only to answer its absence with its own 428 problem);
+- a nullable enum as ``oneOf`` an enum and ``null`` (generators make one type of it; of
+  ``type: [string, null]`` with ``null`` among the values they make one class per type);
 - tuples as arrays of one item type with a fixed length (``prefixItems`` is OpenAPI 3.1 only,
   and most generators drop it).
 :func:`finished` applies all of it, with :func:`~.schema_plugin.described`; the served
@@ -130,8 +132,19 @@ def _plain_string(schema: dict[str, Any]) -> None:
 
 
 def _portable(schema: Any) -> None:
-    """Every fixed-length tuple of one item type, as an array of that type, min = max."""
+    """Every fixed-length tuple of one item type, as an array of that type, min = max; every
+    nullable enum as ``oneOf`` the enum and ``null``."""
     if isinstance(schema, dict):
+        kinds, values = schema.get("type"), schema.get("enum")
+        if isinstance(kinds, list) and "null" in kinds and isinstance(values, list):
+            rest = {k: v for k, v in schema.items() if k not in ("type", "enum")}
+            (kind,) = [k for k in kinds if k != "null"]
+            schema.clear()
+            schema["oneOf"] = [
+                {"type": kind, "enum": [v for v in values if v is not None]},
+                {"type": "null"},
+            ]
+            schema.update(rest)
         items = schema.get("prefixItems")
         if isinstance(items, list) and items and all(i == items[0] for i in items):
             schema.pop("prefixItems")

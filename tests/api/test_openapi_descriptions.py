@@ -190,3 +190,23 @@ def test_idempotency_key_is_required_and_headers_are_strings() -> None:
         for parameter in op.get("parameters", []):
             if parameter["in"] == "header":
                 assert parameter["schema"].get("type") == "string", (where, parameter["name"])
+
+
+def _schemas(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _schemas(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _schemas(value)
+
+
+def test_nullable_enums_and_tuples_take_the_portable_form() -> None:
+    nodes = list(_schemas(document()))
+    nullable_enums = [n for n in nodes if isinstance(n.get("type"), list) and "enum" in n]
+    assert nullable_enums == []
+    assert [n for n in nodes if "prefixItems" in n] == []
+    preset = document()["components"]["schemas"]["RulesetChangeBody"]["properties"]["preset"]
+    assert preset["oneOf"][1] == {"type": "null"}
+    assert "russian-online" in preset["oneOf"][0]["enum"]
