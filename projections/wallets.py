@@ -6,6 +6,7 @@ written by the same statement that appends the wallet's events, so they are neve
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, NamedTuple
 
 import msgspec
@@ -148,7 +149,7 @@ class LedgerEntry(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ]
     recorded_at: Annotated[
-        str, msgspec.Meta(description="When the movement was recorded (ISO 8601 with time zone).")
+        datetime, msgspec.Meta(description="When the movement was recorded (with its time zone).")
     ]
 
 

@@ -99,7 +99,7 @@ class WalletStore:
                 box=r["box"],
                 transfer_id=r["transfer_id"],
                 balance_after=r["balance_after"],
-                recorded_at=r["recorded_at"].isoformat(),
+                recorded_at=r["recorded_at"],
             )
             for r in rows[:limit]
         ]

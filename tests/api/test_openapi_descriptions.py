@@ -210,3 +210,14 @@ def test_nullable_enums_and_tuples_take_the_portable_form() -> None:
     preset = document()["components"]["schemas"]["RulesetChangeBody"]["properties"]["preset"]
     assert preset["oneOf"][1] == {"type": "null"}
     assert "russian-online" in preset["oneOf"][0]["enum"]
+
+
+def test_every_timestamp_says_it_is_one() -> None:
+    untyped = []
+    for name, schema in document()["components"]["schemas"].items():
+        for prop, value in (schema.get("properties") or {}).items():
+            if prop.endswith("_at"):
+                forms = [value, *value.get("oneOf", [])]
+                if not any(form.get("format") == "date-time" for form in forms):
+                    untyped.append(f"{name}.{prop}")
+    assert untyped == []
