@@ -225,6 +225,7 @@ function draw() {
     paytables(view.ruleset),
   ]);
   $("#main").dataset.version = String(view.version);
+  drawWho();
   tick($("#main"), app.api.now());
 }
 
@@ -299,7 +300,18 @@ async function drawBalance() {
   const el = $("#balance");
   el.dataset.amount = balance === null || balance === undefined ? "" : String(balance);
   el.textContent = `${t("app.balance")}: ${balance === null || balance === undefined ? t("app.balance.unknown") : money(balance, app.me.balance_currency)}`;
-  $("#who").textContent = t("app.player", { player: app.me.player_id });
+  drawWho();
+}
+
+/** Who the page is for, in the player's own name (without their operator's prefix): a
+ * player with a seat here plays, anyone else watches. */
+function drawWho() {
+  const id = app.me?.player_id;
+  if (!id) return;
+  const name = id.slice(id.indexOf(":") + 1);
+  const seated = Boolean(app.view?.seats.includes(id));
+  $("#who").textContent = t(seated ? "app.player" : "app.watching", { player: name });
+  $("#who").dataset.seated = String(seated);
 }
 
 async function openHistory() {

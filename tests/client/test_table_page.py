@@ -1,5 +1,6 @@
-"""The betting form shows what it sends: bets placed on several boxes in a row, each time
-the form empties and its button is disabled until chips are added again."""
+"""The table page says what it does: the betting form shows what it sends (bets placed on
+several boxes in a row, each time the form empties and its button is disabled until chips
+are added again), and the header says whether the viewer plays or watches."""
 
 from __future__ import annotations
 
@@ -45,5 +46,22 @@ async def test_bets_on_several_boxes_in_a_row(
             staked = {b["box"]: b["ante"] for b in view["round"]["boxes"] if b["ante"]}
             assert staked.get(box) == shown, staked
         person.watch.assert_clean()  # no refusal, no console error
+    finally:
+        await person.close()
+
+
+async def test_the_header_says_whether_one_plays_or_watches(
+    browser: Browser, client_service: ServiceProcess, operator: Operator
+) -> None:
+    table_id = await operator.open_table("russian")
+    await operator.fund("head-hal", 1_000)
+    person = await seat_at(browser, client_service.url, "head-hal", table_id)
+    who = person.page.locator("#who")
+    try:
+        await expect(who).to_have_text("Watching as head-hal")
+        await person.click("SitDown")
+        await expect(who).to_have_text("Player head-hal")
+        await expect(who).to_have_attribute("data-seated", "true")
+        person.watch.assert_clean()
     finally:
         await person.close()
