@@ -215,3 +215,25 @@ async def test_a_value_outside_a_closed_set_is_refused_with_the_valid_ones(
     assert error["message"].endswith("valid values: oasis, russian, russian-online")
     nothing = await server.client.get("/v1/tables/t-misspelt", headers=OPERATOR)
     assert nothing.status_code == 404, "a refused body loses nothing and opens nothing"
+
+
+async def test_a_registration_is_refused_at_the_field_or_at_the_rule(server: Server) -> None:
+    admin = bearer("admin", "adm")
+    body: dict[str, Any] = {
+        "operator_id": "acme-edge",
+        "name": "Acme",
+        "currencies": ["EUR"],
+        "wallet": {"mode": "seamless", "url": "http://127.0.0.1:9/w", "secret": "short"},
+    }
+    # A field that breaks its own type or size: 400, the field named as the API names it.
+    short = await server.client.post("/v1/operators", json=body, headers=admin)
+    assert short.status_code == 400, short.text
+    assert [e["key"] for e in short.json()["errors"]] == ["wallet.secret"]
+    # A registration that breaks a rule across fields: 422 invalid_operator, field named.
+    body["wallet"] = {"mode": "seamless", "url": "http://127.0.0.1:9/w"}
+    no_secret = await server.client.post("/v1/operators", json=body, headers=admin)
+    assert no_secret.status_code == 422, no_secret.text
+    assert no_secret.json()["code"] == "invalid_operator"
+    assert "wallet" in no_secret.json()["detail"]
+    gone = await server.client.get("/v1/operators/acme-edge", headers=admin)
+    assert gone.status_code == 404, "a refused registration registers nothing"
