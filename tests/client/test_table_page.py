@@ -65,3 +65,38 @@ async def test_the_header_says_whether_one_plays_or_watches(
         person.watch.assert_clean()
     finally:
         await person.close()
+
+
+async def test_a_page_that_never_saw_the_commitment_does_not_say_it_did(
+    browser: Browser, client_service: ServiceProcess, operator: Operator
+) -> None:
+    table_id = await operator.open_table("russian")
+    await operator.fund("fair-fin", 1_000)
+    fin = await seat_at(browser, client_service.url, "fair-fin", table_id)
+    late = None
+    try:
+        await fin.click("SitDown")
+        await fin.page.locator("[data-chip=ante]").first.click()
+        await fin.click("PlaceAnte")
+        await fin.click("Deal")
+        await fin.click("Fold", 1)
+        last = fin.page.locator("[data-testid=last-round]")
+        await expect(last).to_have_attribute("data-round", "1")
+
+        # Opened after the round's bets: it never saw round 1's commitment.
+        late = await seat_at(browser, client_service.url, "late-lou", table_id)
+        for person, said in (
+            (fin, "Fair: the seed matches the commitment shown"),
+            (late, "did not see"),
+        ):
+            await person.page.click("[data-testid=fairness-check]")
+            verdict = person.page.locator("[data-testid=fairness-result]")
+            await expect(verdict).to_have_attribute("data-ok", "true")
+            await expect(verdict).to_contain_text(said)
+        await expect(late.page.locator("[data-testid=fairness-result]")).not_to_contain_text(
+            "Fair:"
+        )
+    finally:
+        await fin.close()
+        if late is not None:
+            await late.close()

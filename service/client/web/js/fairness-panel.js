@@ -41,7 +41,10 @@ export function fairnessPanel(app, round, redraw) {
 async function check(app, round) {
   try {
     const proof = await app.api.get(`/v1/tables/${encodeURIComponent(app.tableId)}/rounds/${round.number}/proof`);
-    const seen = app.commitments.get(round.number) ?? round.commitment;
+    // The commitment this page saw while the round took bets; a page opened later never
+    // saw it, and must not say it did.
+    const before = app.commitments.get(round.number);
+    const seen = before ?? round.commitment;
     if (seen !== proof.commitment) {
       return { ok: false, text: t("fair.commitment_changed", { seen, proof: proof.commitment }) };
     }
@@ -49,7 +52,7 @@ async function check(app, round) {
     const outcome = await verifyProof(proof);
     if (!outcome.commitment_ok) return { ok: false, text: t("fair.commitment_bad") };
     if (!outcome.ok) return { ok: false, text: t("fair.cards_bad", { detail: outcome.first_mismatch ?? "" }) };
-    return { ok: true, text: t("fair.ok") };
+    return { ok: true, text: t(before === undefined ? "fair.ok_unseen" : "fair.ok") };
   } catch (error) {
     return { ok: false, text: t("fair.error", { detail: error instanceof Error ? error.message : String(error) }) };
   }
