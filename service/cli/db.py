@@ -40,12 +40,25 @@ def status_command() -> None:
 
 
 @db_group.command("stop")
-def stop_command() -> None:
-    """Stop the embedded server now (its sessions are ended; its data is kept)."""
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Stop it even while processes use it (a serve among them loses its database).",
+)
+def stop_command(force: bool) -> None:
+    """Stop the embedded server now (its sessions are ended; its data is kept). Refused
+    while a process (a serve, a CLI command) uses it, unless --force."""
     from russian_poker.service.embedded import embedded_status, stop_embedded
 
     pgdata = embedded_pgdata()
-    users = embedded_status(pgdata).users
+    status = embedded_status(pgdata)
+    users = status.users
+    if status.running and users and not force:
+        raise click.ClickException(
+            f"the embedded PostgreSQL in {pgdata} is in use by pids "
+            + ", ".join(map(str, users))
+            + ": stop them first (it stops with the last of them), or pass --force"
+        )
     if stop_embedded(pgdata):
         click.echo(f"embedded PostgreSQL in {pgdata} stopped")
         if users:

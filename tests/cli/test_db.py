@@ -32,7 +32,7 @@ def data_dir() -> Iterator[Path]:
     try:
         yield root
     finally:
-        _russian_poker(root, "db", "stop")  # whatever a failed test left running
+        _russian_poker(root, "db", "stop", "--force")  # whatever a failed test left running
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -46,7 +46,7 @@ def _environment(data_dir: Path) -> dict[str, str]:
     return env
 
 
-def _russian_poker(data_dir: Path, *args: str) -> str:
+def _russian_poker(data_dir: Path, *args: str, status: int = 0) -> str:
     done = subprocess.run(
         [RUSSIAN_POKER, *args],
         env=_environment(data_dir),
@@ -54,8 +54,9 @@ def _russian_poker(data_dir: Path, *args: str) -> str:
         capture_output=True,
         text=True,
         timeout=120,
-        check=True,
+        check=False,
     )
+    assert done.returncode == status, done.stdout + done.stderr
     return done.stdout + done.stderr
 
 
@@ -125,7 +126,12 @@ async def test_db_stop_stops_a_server_someone_else_started(data_dir: Path) -> No
         assert "embedded PostgreSQL: running" in status, status
         assert f"used by pids: {holder.pid} " in status, status
 
-        stopped = await asyncio.to_thread(_russian_poker, data_dir, "db", "stop")
+        refused = await asyncio.to_thread(_russian_poker, data_dir, "db", "stop", status=1)
+        assert f"is in use by pids {holder.pid}" in refused, refused
+        assert "--force" in refused, refused
+        assert "embedded PostgreSQL: running" in await asyncio.to_thread(_status, data_dir)
+
+        stopped = await asyncio.to_thread(_russian_poker, data_dir, "db", "stop", "--force")
         assert f"embedded PostgreSQL in {pgdata} stopped" in stopped, stopped
         assert f"in use by pids {holder.pid}" in stopped, stopped
         assert "embedded PostgreSQL: stopped" in await asyncio.to_thread(_status, data_dir)

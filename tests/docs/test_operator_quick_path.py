@@ -115,7 +115,7 @@ async def served(
         if embedded:
             # Whatever a failed run left running of the embedded server, then its data.
             subprocess.run(
-                ["./dev", "russian-poker", "db", "stop"],
+                ["./dev", "russian-poker", "db", "stop", "--force"],
                 cwd=ROOT,
                 env=_environment(**config),
                 capture_output=True,
