@@ -100,3 +100,42 @@ async def test_a_page_that_never_saw_the_commitment_does_not_say_it_did(
         await fin.close()
         if late is not None:
             await late.close()
+
+
+async def test_an_operators_player_sees_their_own_name(
+    browser: Browser, client_service: ServiceProcess
+) -> None:
+    import httpx
+
+    from russian_poker.service.tokens import mint_token
+    from tests.client.conftest import open_page
+    from tests.processes import SECRET, token_headers
+
+    base = client_service.url
+    staff = {"Authorization": "Bearer " + mint_token(SECRET, "operator", "op", operator="acmepg")}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        registered = await http.post(
+            "/v1/operators",
+            json={
+                "operator_id": "acmepg",
+                "name": "Acme",
+                "currencies": ["EUR"],
+                "wallet": {"mode": "internal"},
+            },
+            headers=token_headers("admin", "adm"),
+        )
+        assert registered.status_code == 201, registered.text
+        table = await http.post(
+            "/v1/tables", json={"table_id": "own-names", "preset": "russian"}, headers=staff
+        )
+        assert table.status_code == 201, table.text
+        table_id = table.json()["table_id"]
+    token = mint_token(SECRET, "player", "acmepg:ona", operator="acmepg")
+    context, page, watch = await open_page(browser, base)
+    try:
+        await page.goto(f"{base}/play/{table_id}#token={token}")
+        who = page.locator("#who")
+        await expect(who).to_have_text("Watching as ona")  # not "acmepg:ona"
+        watch.assert_clean()
+    finally:
+        await context.close()
