@@ -18,7 +18,9 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import itertools
 import os
+import random
 import shutil
 import signal
 import socket
@@ -82,11 +84,26 @@ def _command() -> str:
     return found
 
 
+_PORTS_PER_WORKER: Final = 1500
+_next_port = itertools.count(random.randrange(_PORTS_PER_WORKER))
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    """A port free now, for a process a test starts, from this xdist worker's own range
+    below the kernel's ephemeral ports (32768 up). A port the kernel hands out (``bind`` to
+    port 0) can be handed to another worker's process in the seconds before ours binds it,
+    which once put a test's wallet port under another test's server."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    base = 20_000 + (int(worker) if worker.isdigit() else 0) % 8 * _PORTS_PER_WORKER
+    for _ in range(_PORTS_PER_WORKER):
+        port = base + next(_next_port) % _PORTS_PER_WORKER
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {base}..{base + _PORTS_PER_WORKER - 1}")
 
 
 def token_headers(role: str, subject: str) -> dict[str, str]:
