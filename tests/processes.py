@@ -496,6 +496,21 @@ def owner_of(client_port: int | None, services: Iterable[ServiceProcess]) -> Ser
 
 
 @contextlib.asynccontextmanager
+async def service_on_fresh_database(
+    server_url: str, name: str, data_dir: Path, env: Mapping[str, str] | None = None
+) -> AsyncIterator[ServiceProcess]:
+    """A real ``russian-poker serve``, ready, on a database of its own; both gone after."""
+    url = await create_database(server_url, name.replace("-", "_"))
+    service = ServiceProcess(name, url, data_dir, env=env)
+    await service.start_ready()
+    try:
+        yield service
+    finally:
+        await service.terminate()
+        await drop_database(server_url, url)
+
+
+@contextlib.asynccontextmanager
 async def held_streams(url: str, stream_ids: Sequence[str]) -> AsyncIterator[None]:
     """Hold the streams' rows locked (``FOR UPDATE``) in an open transaction: any command
     appending to them waits, in flight, until the block ends (or the database goes)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import types
 from functools import cache
-from typing import Any, Union, get_args, get_origin
+from typing import Any, Union, get_origin
 
 import msgspec
 from litestar import Request
@@ -151,8 +151,7 @@ def expected_body(annotation: Any) -> str:
     """What a body of this type must hold, in words: the command names of a tagged union,
     or the fields of a struct (required ones first)."""
     if get_origin(annotation) in (Union, types.UnionType):
-        tags = [_tag(member) for member in get_args(annotation)]
-        return 'an object whose "type" is one of ' + ", ".join(t for t in tags if t)
+        return 'an object whose "type" is one of ' + ", ".join(valid_values(annotation, "type"))
     if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
         fields = msgspec.structs.fields(annotation)
         required = [f.encode_name for f in fields if f.required]
@@ -164,10 +163,3 @@ def expected_body(annotation: Any) -> str:
             parts.append("optional " + ", ".join(optional))
         return "an object with " + "; ".join(parts) if parts else "an object"
     return "a JSON value"
-
-
-def _tag(member: Any) -> str | None:
-    if isinstance(member, type) and issubclass(member, msgspec.Struct):
-        tag = member.__struct_config__.tag
-        return str(tag) if tag is not None else None
-    return None

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.processes import ServiceProcess, create_database, drop_database, token_headers
+from tests.processes import ServiceProcess, service_on_fresh_database, token_headers
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "rp_generated_client"
@@ -56,14 +56,10 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 async def service(
     server_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[ServiceProcess]:
-    url = await create_database(server_url, "generated_client")
-    process = ServiceProcess("generated-client", url, tmp_path_factory.mktemp("service"))
-    await process.start_ready()
-    try:
+    async with service_on_fresh_database(
+        server_url, "generated-client", tmp_path_factory.mktemp("service")
+    ) as process:
         yield process
-    finally:
-        await process.terminate()
-        await drop_database(server_url, url)
 
 
 def _api(name: str) -> Any:

@@ -30,7 +30,7 @@ from playwright.async_api import (
     expect,
 )
 
-from tests.processes import ServiceProcess, create_database, drop_database
+from tests.processes import ServiceProcess, service_on_fresh_database
 
 if TYPE_CHECKING:
     from tests.client.people import Operator
@@ -96,19 +96,13 @@ async def client_service(
     server_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[ServiceProcess]:
     """A real ``russian-poker serve`` in test mode, on its own database."""
-    url = await create_database(server_url, "client")
-    service = ServiceProcess(
+    async with service_on_fresh_database(
+        server_url,
         "client",
-        url,
         tmp_path_factory.mktemp("client-service"),
         env={"RUSSIAN_POKER_TEST_MODE": "true"},
-    )
-    await service.start_ready()
-    try:
+    ) as service:
         yield service
-    finally:
-        await service.terminate()
-        await drop_database(server_url, url)
 
 
 @pytest.fixture(scope="module")
