@@ -306,8 +306,9 @@ class Exchange(_Command, frozen=True):
         list[str],
         msgspec.Meta(
             description=(
-                "The box's cards to discard, in text notation (`As`, `Td`), 1 to "
-                "`max_exchange_cards` of them."
+                "The box's cards to discard, 1 to `max_exchange_cards` of them, each exactly"
+                " a rank of `23456789TJQKA` then a suit of `shdc` (`As`, `Td`); any other"
+                " spelling (`AS`, `10d`, `A♠`) is refused with `invalid_cards`."
             )
         ),
     ]

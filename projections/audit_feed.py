@@ -22,6 +22,7 @@ from russian_poker.events.streams import (
 )
 from russian_poker.projections.audit import AuditRow, meta_of
 from russian_poker.projections.game_record import GameRecord
+from russian_poker.projections.paging import InvalidCursor
 from russian_poker.projections.redaction import (
     redact_command,
     redact_event,
@@ -155,7 +156,8 @@ class AuditPage(msgspec.Struct, frozen=True, kw_only=True):
         str,
         msgspec.Meta(
             description=(
-                "Pass as `after` for the next page; equals the input when nothing new is visible."
+                "Pass back as `cursor` for the next page. Never null: the feed is a tail to"
+                " follow, and this equals the `cursor` given when nothing new is visible."
             )
         ),
     ]
@@ -172,7 +174,9 @@ def _parse_cursor(cursor: str | None) -> Position:
     try:
         return Position(tx_id=int(tx_id), global_position=int(global_position))
     except ValueError:
-        raise ValueError(f"not an audit feed cursor: {cursor!r}") from None
+        raise InvalidCursor(
+            f"not a cursor of this list: {cursor[:40]!r}; pass back a `next_cursor` exactly"
+        ) from None
 
 
 _SCANNED_PER_ITEM: Final = 10

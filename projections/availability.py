@@ -22,6 +22,7 @@ from russian_poker.events.game import RulesetChanged, TableClosed, TableOpened, 
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.ruleset import Ruleset
 from russian_poker.events.streams import TABLE_PREFIX
+from russian_poker.projections.paging import NextCursor
 
 if TYPE_CHECKING:
     from russian_poker.events.postgres.projections import ReadModels
@@ -138,15 +139,10 @@ class AvailabilityChange(msgspec.Struct, frozen=True, kw_only=True):
 class AvailabilityPage(msgspec.Struct, frozen=True, kw_only=True):
     """A page of the availability log, oldest first."""
 
-    changes: Annotated[
+    items: Annotated[
         list[AvailabilityChange], msgspec.Meta(description="Changes in the order recorded.")
     ]
-    next_cursor: Annotated[
-        int | None,
-        msgspec.Meta(
-            description="Pass as `cursor` for the next (newer) page; null on the last page."
-        ),
-    ]
+    next_cursor: NextCursor
 
 
 _encode = msgspec.json.Encoder().encode

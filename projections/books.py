@@ -9,6 +9,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from russian_poker.projections.paging import NextCursor
+
 __all__ = ["DailyFigures", "DailyReport", "TransactionPage", "WalletTransaction"]
 
 
@@ -108,16 +110,11 @@ class WalletTransaction(msgspec.Struct, frozen=True, kw_only=True):
 class TransactionPage(msgspec.Struct, frozen=True, kw_only=True):
     """A page of the operator's transactions, oldest first."""
 
-    transactions: Annotated[
+    items: Annotated[
         list[WalletTransaction],
         msgspec.Meta(description="Money calls in the order the game recorded them (`seq`)."),
     ]
-    next_cursor: Annotated[
-        int | None,
-        msgspec.Meta(
-            description="Pass as `cursor` for the next (newer) page; null on the last page."
-        ),
-    ]
+    next_cursor: NextCursor
 
 
 class DailyFigures(msgspec.Struct, frozen=True, kw_only=True):

@@ -16,11 +16,19 @@ from russian_poker.events.game import Outcome, RoundAbandoned, RoundSettled
 from russian_poker.events.ruleset import Ruleset
 from russian_poker.events.writes import AbandonedRound, SettledBox, SettledRound
 from russian_poker.projections.fields import Ante, BonusStake, BoxNumber, Commitment, Owner
+from russian_poker.projections.paging import NextCursor
 from russian_poker.projections.results import BoxResult, box_result
 from russian_poker.service.rules.hands import evaluate
 from russian_poker.service.rules.state import Box, Round, Table
 
-__all__ = ["BoxRecord", "RoundPage", "RoundRecord", "settled_round", "settled_write"]
+__all__ = [
+    "BoxRecord",
+    "RoundPage",
+    "RoundPosition",
+    "RoundRecord",
+    "settled_round",
+    "settled_write",
+]
 
 
 class BoxRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -228,13 +236,20 @@ class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
 class RoundPage(msgspec.Struct, frozen=True, kw_only=True):
     """A page of settled rounds."""
 
-    rounds: Annotated[list[RoundRecord], msgspec.Meta(description="Settled rounds, newest first.")]
-    next_cursor: Annotated[
-        str | None,
-        msgspec.Meta(
-            description="Pass as `cursor` for the next (older) page; null on the last page."
-        ),
+    items: Annotated[
+        list[RoundRecord],
+        msgspec.Meta(description="Settled rounds, newest first (ties: by table and round)."),
     ]
+    next_cursor: NextCursor
+
+
+class RoundPosition(msgspec.Struct, frozen=True, array_like=True):
+    """Where a page of rounds ended: rounds sort newest first by this whole key, so two
+    rounds settled in the same microsecond never straddle a page unseen."""
+
+    settled_at: datetime
+    table_id: str
+    round: int
 
 
 def settled_round(state: Table, events: list[Any]) -> Round | None:

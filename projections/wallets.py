@@ -17,6 +17,7 @@ from russian_poker.events.wallet import (
     WalletCredited,
     WalletDebited,
 )
+from russian_poker.projections.paging import NextCursor
 from russian_poker.service.rules.wallets import Wallet
 
 __all__ = ["HeldWallet", "LedgerEntry", "LedgerPage", "Moved", "WalletView", "money_moved"]
@@ -156,10 +157,7 @@ class LedgerEntry(msgspec.Struct, frozen=True, kw_only=True):
 class LedgerPage(msgspec.Struct, frozen=True, kw_only=True):
     """A page of a wallet's ledger."""
 
-    entries: Annotated[
+    items: Annotated[
         list[LedgerEntry], msgspec.Meta(description="Movements of the wallet, newest first.")
     ]
-    next_cursor: Annotated[
-        int | None,
-        msgspec.Meta(description="Pass as `cursor` for the next page; null on the last page."),
-    ]
+    next_cursor: NextCursor

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import TypeVar
 
 import asyncpg
+import structlog
 
 from russian_poker.events.postgres.migrate import migrate
 from russian_poker.events.postgres.pool import connect
+from russian_poker.events.postgres.restored import catch_up_transaction_ids
 from russian_poker.service.settings import data_dir
 
 __all__ = [
@@ -52,10 +54,18 @@ def database_url() -> str:
 
 
 async def migrated(url: str) -> list[str]:
-    """Apply pending migrations (once, even with several instances starting together)."""
+    """Apply pending migrations (once, even with several instances starting together), and
+    on a database restored from another server, move this server's transaction ids past the
+    restored ones (events.postgres.restored) before anything appends."""
     conn: asyncpg.Connection[asyncpg.Record] = await connect(url)
     try:
-        return await migrate(conn)
+        applied = await migrate(conn)
+        taken = await catch_up_transaction_ids(conn)
+        if taken:
+            structlog.get_logger().warning(
+                "restored database: transaction ids moved past the restored ones", taken=taken
+            )
+        return applied
     finally:
         await conn.close()
 

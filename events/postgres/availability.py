@@ -18,6 +18,7 @@ from russian_poker.projections.availability import (
     LogEntry,
     TableFacts,
 )
+from russian_poker.projections.paging import serial_cursor
 
 __all__ = ["AvailabilityStore"]
 
@@ -95,4 +96,6 @@ class AvailabilityStore:
         rows = await self._db.fetch(_PAGE, table_id, operator_id, start, end, cursor, limit + 1)
         page = [_change(r) for r in rows[:limit]]
         more = len(rows) > limit
-        return AvailabilityPage(changes=page, next_cursor=page[-1].position if more else None)
+        return AvailabilityPage(
+            items=page, next_cursor=serial_cursor(page[-1].position) if more else None
+        )

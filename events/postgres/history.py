@@ -8,7 +8,8 @@ from typing import Any
 
 import msgspec
 
-from russian_poker.projections.history import BoxRecord, RoundPage, RoundRecord
+from russian_poker.projections.history import BoxRecord, RoundPage, RoundPosition, RoundRecord
+from russian_poker.projections.paging import encode_cursor
 from russian_poker.service.rules.tenancy import DEFAULT_OPERATOR
 
 __all__ = ["HistoryStore"]
@@ -22,10 +23,11 @@ SELECT r.table_id, r.round, r.settled_at, r.commitment, r.seed, r.dealer_cards, 
        sum(b.staked)::bigint AS staked, sum(b.paid_back)::bigint AS paid_back,
        json_agg(b.detail ORDER BY b.box)::text AS boxes
 FROM round_boxes b JOIN rounds r USING (table_id, round)
-WHERE b.player = $1 AND ($2::timestamptz IS NULL OR r.settled_at < $2)
+WHERE b.player = $1
+  AND ($2::timestamptz IS NULL OR (r.settled_at, r.table_id, r.round) < ($2, $3, $4))
 GROUP BY r.table_id, r.round
-ORDER BY r.settled_at DESC, r.table_id, r.round DESC
-LIMIT $3
+ORDER BY r.settled_at DESC, r.table_id DESC, r.round DESC
+LIMIT $5
 """
 _ROUNDS = """
 SELECT r.table_id, r.round, r.settled_at, r.commitment, r.seed, r.dealer_cards, r.dealer_hand,
@@ -38,8 +40,8 @@ FROM rounds r
 WHERE ($1::text IS NULL OR r.table_id = $1)
   AND ($2::timestamptz IS NULL OR r.settled_at >= $2)
   AND ($3::timestamptz IS NULL OR r.settled_at < $3)
-  AND ($4::timestamptz IS NULL OR r.settled_at < $4)
-ORDER BY r.settled_at DESC, r.table_id, r.round DESC
+  AND ($4::timestamptz IS NULL OR (r.settled_at, r.table_id, r.round) < ($4, $6, $7))
+ORDER BY r.settled_at DESC, r.table_id DESC, r.round DESC
 LIMIT $5
 """
 # An operator's report: the rounds of its own tables and the rounds its players had boxes
@@ -70,8 +72,8 @@ WHERE (mine.boxes IS NOT NULL OR (opened.owner = $6 AND NOT opened.shared))
   AND ($1::text IS NULL OR r.table_id = $1)
   AND ($2::timestamptz IS NULL OR r.settled_at >= $2)
   AND ($3::timestamptz IS NULL OR r.settled_at < $3)
-  AND ($4::timestamptz IS NULL OR r.settled_at < $4)
-ORDER BY r.settled_at DESC, r.table_id, r.round DESC
+  AND ($4::timestamptz IS NULL OR (r.settled_at, r.table_id, r.round) < ($4, $8, $9))
+ORDER BY r.settled_at DESC, r.table_id DESC, r.round DESC
 LIMIT $5
 """
 
@@ -95,10 +97,17 @@ def _record(row: Any) -> RoundRecord:
 
 def _page(rows: list[Any], limit: int) -> RoundPage:
     records = [_record(r) for r in rows[:limit]]
-    more = len(rows) > limit
-    return RoundPage(
-        rounds=records, next_cursor=records[-1].settled_at.isoformat() if more else None
-    )
+    if len(rows) <= limit:
+        return RoundPage(items=records, next_cursor=None)
+    last = records[-1]
+    position = RoundPosition(settled_at=last.settled_at, table_id=last.table_id, round=last.round)
+    return RoundPage(items=records, next_cursor=encode_cursor(position))
+
+
+def _after(cursor: RoundPosition | None) -> tuple[datetime | None, str | None, int | None]:
+    if cursor is None:
+        return None, None, None
+    return cursor.settled_at, cursor.table_id, cursor.round
 
 
 class HistoryStore:
@@ -107,9 +116,12 @@ class HistoryStore:
     def __init__(self, pool: Any) -> None:
         self._pool = pool
 
-    async def player_rounds(self, player_id: str, cursor: datetime | None, limit: int) -> RoundPage:
-        """The player's settled rounds, newest first, settled before ``cursor``."""
-        rows = await self._pool.fetch(_PLAYER_ROUNDS, player_id, cursor, limit + 1)
+    async def player_rounds(
+        self, player_id: str, cursor: RoundPosition | None, limit: int
+    ) -> RoundPage:
+        """The player's settled rounds, newest first, after ``cursor``."""
+        after = _after(cursor)
+        rows = await self._pool.fetch(_PLAYER_ROUNDS, player_id, *after, limit + 1)
         return _page(rows, limit)
 
     async def rounds(
@@ -119,24 +131,19 @@ class HistoryStore:
         table_id: str | None,
         since: datetime | None,
         until: datetime | None,
-        cursor: datetime | None,
+        cursor: RoundPosition | None,
         limit: int,
     ) -> RoundPage:
         """Settled rounds, newest first; for a ``tenant``, the rounds of its own tables and
         the rounds its players had boxes in at shared tables, with only its players' boxes."""
+        at, after_table, after_round = _after(cursor)
+        window = (table_id, since, until, at, limit + 1)
         if tenant is not None:
             rows = await self._pool.fetch(
-                _OPERATOR_ROUNDS,
-                table_id,
-                since,
-                until,
-                cursor,
-                limit + 1,
-                tenant,
-                DEFAULT_OPERATOR,
+                _OPERATOR_ROUNDS, *window, tenant, DEFAULT_OPERATOR, after_table, after_round
             )
         else:
-            rows = await self._pool.fetch(_ROUNDS, table_id, since, until, cursor, limit + 1)
+            rows = await self._pool.fetch(_ROUNDS, *window, after_table, after_round)
         return _page(rows, limit)
 
     async def seed(self, table_id: str, number: int) -> tuple[str, str] | None:

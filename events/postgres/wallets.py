@@ -11,6 +11,7 @@ import msgspec
 from russian_poker.events.postgres import command_write
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.writes import CommandWrite
+from russian_poker.projections.paging import serial_cursor
 from russian_poker.projections.wallets import HeldWallet, LedgerEntry, LedgerPage, WalletView
 from russian_poker.service.rules.wallets import Wallet
 
@@ -104,4 +105,6 @@ class WalletStore:
             for r in rows[:limit]
         ]
         more = len(rows) > limit
-        return LedgerPage(entries=entries, next_cursor=entries[-1].position if more else None)
+        return LedgerPage(
+            items=entries, next_cursor=serial_cursor(entries[-1].position) if more else None
+        )

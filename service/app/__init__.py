@@ -10,6 +10,7 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
+from litestar.exceptions import ValidationException
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.prometheus import PrometheusController
 
@@ -45,7 +46,11 @@ from russian_poker.service.app.docs_assets import docs_router, swagger_assets_ro
 from russian_poker.service.app.middleware import request_middleware, security_headers
 from russian_poker.service.app.openapi import openapi_config
 from russian_poker.service.app.policy import TableOwners, access, check_policies, enforce
-from russian_poker.service.app.problems import BODY_LIMIT, problem_details_plugin
+from russian_poker.service.app.problems import (
+    BODY_LIMIT,
+    problem_details_plugin,
+    validation_refusal,
+)
 from russian_poker.service.app.state import Services, initial_state, start
 from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.availability.notifier import TableNotifier
@@ -67,7 +72,10 @@ from russian_poker.service.software import installed
 
 __all__ = ["create_app"]
 
-API_VERSION = "1.0.0"
+API_VERSION = "0.2.0"
+"""The HTTP contract's version, the package's own while it is 0.x (SemVer §4: before 1.0.0 a
+minor release may break; CHANGELOG.md names every break). The paths' `/v1` is the first
+stable major to come, kept from the start so clients never change their URLs for it."""
 
 
 class MetricsController(PrometheusController):
@@ -218,6 +226,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         guards=[enforce],
         before_request=check_body,
         plugins=[problem_details_plugin()],
+        # Before the plugin's handler for every HTTP error: a 400 names the API's fields.
+        exception_handlers={ValidationException: validation_refusal},
         openapi_config=openapi_config(API_VERSION, [swagger_plugin()], docs_router()),
         cors_config=_cors(settings),
         state=initial_state(

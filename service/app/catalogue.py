@@ -429,12 +429,23 @@ _SERVICE: Final = [
         "unknown preset 'poker'; choose one of russian, russian-online, oasis",
     ),
     _entry(
+        "invalid_cards",
+        422,
+        "Invalid card names",
+        "An `Exchange` names a card in another notation than the API's: a card is exactly a"
+        " rank of `23456789TJQKA` then a suit of `shdc` (`As`, `Td`, `2c`); `AS`, `as`,"
+        " `10s`, `A♠` and names with spaces are not cards.",
+        "Send the cards exactly as the table view shows them.",
+        "not a card: '10s'; a card is a rank of 23456789TJQKA then a suit of shdc, e.g. As, Td, 2c",
+    ),
+    _entry(
         "invalid_cursor",
         422,
         "Invalid cursor",
-        "The audit feed's `after` cursor is not one the feed gave out.",
-        "Pass back the `next` cursor of the previous page exactly, or none to start.",
-        "not an audit feed cursor: 'x'",
+        "A list's `cursor` is not one that list gave out (every paged list takes back only"
+        " its own `next_cursor`, an opaque string).",
+        "Pass back the previous page's `next_cursor` exactly, or no `cursor` for the first page.",
+        "not a cursor of this list: 'x'; pass back a `next_cursor` exactly",
     ),
     _entry(
         "invalid_round_id",

@@ -1,4 +1,5 @@
-"""Path parameters and request-body examples shared by the controllers, as OpenAPI shows them."""
+"""Path and paging parameters and request-body examples shared by the controllers, as
+OpenAPI shows them."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import Annotated, Any
 import msgspec
 from litestar.enums import RequestEncodingType
 from litestar.openapi.spec import Example
-from litestar.params import Body, PathParameter
+from litestar.params import Body, PathParameter, QueryParameter
 
-__all__ = ["PlayerId", "RoundNumber", "TableId", "WalletId", "json_body"]
+from russian_poker.projections.paging import CURSOR_MAX_LENGTH
+
+__all__ = ["PageCursor", "PlayerId", "RoundNumber", "TableId", "WalletId", "json_body"]
 
 TableId = Annotated[
     str,
@@ -25,6 +28,19 @@ RoundNumber = Annotated[
     int,
     PathParameter(ge=1, le=2**31 - 1, description="The round's number at the table, from 1."),
 ]
+
+PageCursor = Annotated[
+    str | None,
+    QueryParameter(
+        required=False,
+        max_length=CURSOR_MAX_LENGTH,
+        description=(
+            "The previous page's `next_cursor`, exactly as given (an opaque string); omit for"
+            " the first page."
+        ),
+    ),
+]
+"""The one cursor of every paged list (projections.paging)."""
 
 
 def json_body(*examples: tuple[str, msgspec.Struct]) -> Any:

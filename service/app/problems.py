@@ -11,13 +11,17 @@ from functools import cache
 from typing import Any, Final
 
 import asyncpg
-from litestar.exceptions import HTTPException
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.handlers import BaseRouteHandler
+from litestar.params import ParameterKwarg
 from litestar.plugins.problem_details import (
     ProblemDetailsConfig,
     ProblemDetailsException,
     ProblemDetailsPlugin,
 )
 
+from russian_poker.projections.paging import InvalidCursor
 from russian_poker.service.app.catalogue import CATALOGUE, STATUS_OF_KIND, problem_type
 from russian_poker.service.application.idempotency import IdempotencyKeyReused, ReplayedRefusal
 from russian_poker.service.application.money.seamless import WalletRefused, WalletUnavailable
@@ -33,6 +37,7 @@ __all__ = [
     "problem",
     "problem_details_plugin",
     "problem_type",
+    "validation_refusal",
 ]
 
 BODY_LIMIT: Final = 64 * 1024
@@ -95,6 +100,33 @@ def _http(exc: HTTPException) -> ProblemDetailsException:
         # Litestar's "Request Entity Too Large" says nothing of the limit.
         detail = f"the body is larger than {BODY_LIMIT // 1024} KiB ({BODY_LIMIT} bytes), the limit"
     return _problem(code, exc.status_code, detail, headers=exc.headers, **extra)
+
+
+@cache
+def _api_names(handler: BaseRouteHandler) -> dict[str, str]:
+    """The route's query and header parameters by their Python names, as the API spells
+    them (``since`` is ``from``): Litestar's validation errors name the former."""
+    signatures = [handler.parsed_fn_signature]
+    signatures += [p.parsed_fn_signature for p in handler.resolve_dependencies().values()]
+    names: dict[str, str] = {}
+    for signature in signatures:
+        for name, field in signature.parameters.items():
+            kwarg = field.kwarg_definition
+            if isinstance(kwarg, ParameterKwarg):
+                names[name] = kwarg.query or kwarg.header or getattr(kwarg, "name", None) or name
+    return names
+
+
+def validation_refusal(
+    request: Request[Any, Any, Any], exc: ValidationException
+) -> Response[dict[str, Any]]:
+    """A 400 whose ``errors`` name the API's own fields, never the handler's arguments."""
+    names = _api_names(request.route_handler)
+    errors = exc.extra if isinstance(exc.extra, list) else []
+    for error in errors:
+        if isinstance(error, dict) and error.get("key") in names:
+            error["key"] = names[error["key"]]
+    return _http(exc).to_response(request)
 
 
 def _refusal(exc: RuleViolation) -> ProblemDetailsException:
@@ -162,6 +194,7 @@ def problem_details_plugin() -> ProblemDetailsPlugin:
                 Conflict: _fixed("busy", 503, headers={"Retry-After": "1"}),
                 TransferMismatch: _fixed("transfer_id_reused", 409),
                 RulesetError: _fixed("invalid_ruleset", 422),
+                InvalidCursor: _fixed("invalid_cursor", 422),
                 IdempotencyKeyReused: _fixed("idempotency_key_reused", 422),
                 WalletUnavailable: _wallet_unavailable,
                 OSError: _unavailable,

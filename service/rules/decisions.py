@@ -17,7 +17,7 @@ from russian_poker.events.commands import (
     Play,
 )
 from russian_poker.events.game import BoxFolded, BoxPlayed, CardsExchanged, SixthCardBought
-from russian_poker.service.rules.cards import CardError, parse_cards
+from russian_poker.service.rules.cards import CardError, parse_recorded_cards
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.guards import debit, need_phase, need_role, own_box
 from russian_poker.service.rules.payouts import insurance_range
@@ -71,7 +71,7 @@ def exchange(table: Table, command: Exchange, actor: Actor) -> list[Event]:
     box = _before_draw(table, actor, command.box)
     rules = table.rules
     try:
-        discards = parse_cards(command.cards)
+        discards = parse_recorded_cards(command.cards)
     except CardError as exc:
         raise RuleViolation("exchange_not_allowed", str(exc)) from None
     if not 1 <= len(discards) <= rules.max_exchange_cards:

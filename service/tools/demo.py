@@ -281,7 +281,7 @@ class _Table:
         page = await self.operator(
             "GET", "/v1/reports/rounds", params={"table_id": self.table_id, "limit": 1}
         )
-        rounds: list[Json] = page["rounds"]
+        rounds: list[Json] = page["items"]
         settled = rounds[0] if rounds else {}
         if settled.get("round") != number:
             raise DemoError(f"{self.table_id} round {number} is missing from the round report")

@@ -209,13 +209,13 @@ class Harness:
             "/v1/reports/rounds", params={"table_id": self.table_id}, headers=OPERATOR
         )
         assert r.status_code == 200, r.text
-        return list(reversed(r.json()["rounds"]))
+        return list(reversed(r.json()["items"]))
 
     async def recall(self, player: str) -> list[dict[str, Any]]:
         """The player's game recall (their own boxes only), oldest round first."""
         r = await self.client.get(f"/v1/players/{player}/rounds", headers=bearer("player", player))
         assert r.status_code == 200, r.text
-        return list(reversed(r.json()["rounds"]))
+        return list(reversed(r.json()["items"]))
 
     async def audited(self, rounds: list[tuple[int, Mapping[str, int]]]) -> None:
         """The auditor's view of each settled round, oldest first, as ``(house result,

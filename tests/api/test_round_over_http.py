@@ -104,7 +104,7 @@ async def test_errors_are_problem_json(client: AsyncTestClient) -> None:  # type
 async def test_game_recall_and_round_report(client: AsyncTestClient) -> None:  # type: ignore[type-arg]
     await test_a_russian_round_end_to_end(client)
     recall = (await client.get("/v1/players/alice/rounds", headers=ALICE)).json()
-    (played,) = recall["rounds"]
+    (played,) = recall["items"]
     assert played["table_id"] == "t1" and played["round"] == 1
     assert [b["box"] for b in played["boxes"]] == [1]  # only alice's own box
     box = played["boxes"][0]
@@ -117,7 +117,7 @@ async def test_game_recall_and_round_report(client: AsyncTestClient) -> None:  #
     assert hashlib.sha256(bytes.fromhex(played["seed"])).hexdigest() == played["commitment"]
     assert (await client.get("/v1/players/alice/rounds", headers=BOB)).status_code == 404
     report = (await client.get("/v1/reports/rounds?table_id=t1", headers=OPERATOR)).json()
-    (whole,) = report["rounds"]
+    (whole,) = report["items"]
     # alice: staked 300, got 400; bob: staked 100 (folded), got nothing.
     assert (whole["staked"], whole["paid_back"], whole["house_result"]) == (400, 400, 0)
     assert (await client.get("/v1/reports/rounds", headers=ALICE)).status_code == 403

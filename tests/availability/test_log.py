@@ -142,10 +142,10 @@ async def test_the_log_lists_every_change_with_actor_reason_time_and_version(
 
     async def listed() -> bool:
         r = await log(api, AUDITOR, table_id="t1")
-        return r.status_code == 200 and len(r.json()["changes"]) == len(expected)
+        return r.status_code == 200 and len(r.json()["items"]) == len(expected)
 
     await eventually(listed, timeout=30, message="the availability log caught up")
-    changes = (await log(api, AUDITOR, table_id="t1")).json()["changes"]
+    changes = (await log(api, AUDITOR, table_id="t1")).json()["items"]
     got = [
         (c["kind"], c["actor"]["role"], c["actor"]["id"], c["reason"], c["ruleset_version"])
         for c in changes
@@ -159,18 +159,18 @@ async def test_the_log_lists_every_change_with_actor_reason_time_and_version(
 
     # Pages: the cursor goes on where the last page ended.
     page = (await log(api, ADMIN, limit=2)).json()
-    assert len(page["changes"]) == 2 and page["next_cursor"] is not None
+    assert len(page["items"]) == 2 and page["next_cursor"] is not None
     rest = (await log(api, ADMIN, cursor=page["next_cursor"])).json()
-    assert [c["kind"] for c in page["changes"] + rest["changes"]] == [e[0] for e in expected]
+    assert [c["kind"] for c in page["items"] + rest["items"]] == [e[0] for e in expected]
     # A window in time.
-    later = (await log(api, AUDITOR, **{"from": changes[3]["time"]})).json()["changes"]
+    later = (await log(api, AUDITOR, **{"from": changes[3]["time"]})).json()["items"]
     assert [c["kind"] for c in later] == ["closed", "reopened"]
 
     # The table's own operator reads it; another operator's token finds nothing there.
-    assert len((await log(api, OPERATOR, table_id="t1")).json()["changes"]) == len(expected)
+    assert len((await log(api, OPERATOR, table_id="t1")).json()["items"]) == len(expected)
     assert (await log(api, BETA, table_id="t1")).status_code == 404
     assert (await log(api, BETA, operator_id="default")).status_code == 404
-    assert (await log(api, BETA)).json()["changes"] == []
+    assert (await log(api, BETA)).json()["items"] == []
     assert (await change(api, {"overrides": {}, "reason": "x"}, BETA)).status_code == 404
     assert (
         await api.post("/v1/tables/t1/close", json={"reason": "x"}, headers=BETA)

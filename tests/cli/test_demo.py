@@ -44,11 +44,11 @@ async def test_demo_plays_rounds_that_reconcile(database_url: str, tmp_path: Any
                     "/v1/reports/rounds", params={"table_id": table.table_id}, headers=OPERATOR
                 )
             ).json()
-            assert sorted(r["round"] for r in report["rounds"]) == [1, 2, 3]
-            assert all(r["boxes"] for r in report["rounds"])  # every round had bets
-            assert sum(r["staked"] for r in report["rounds"]) == table.staked
-            assert sum(r["paid_back"] for r in report["rounds"]) == table.paid_back
-            house += sum(r["house_result"] for r in report["rounds"])
+            assert sorted(r["round"] for r in report["items"]) == [1, 2, 3]
+            assert all(r["boxes"] for r in report["items"])  # every round had bets
+            assert sum(r["staked"] for r in report["items"]) == table.staked
+            assert sum(r["paid_back"] for r in report["items"]) == table.paid_back
+            house += sum(r["house_result"] for r in report["items"])
             view = (await client.get(f"/v1/tables/{table.table_id}", headers=OPERATOR)).json()
             assert view["seats"] == [None] * len(view["seats"])  # the bots left
         assert house == summary.house_result
@@ -65,9 +65,7 @@ async def test_demo_plays_rounds_that_reconcile(database_url: str, tmp_path: Any
                     f"/v1/wallets/{player}/ledger", params={"limit": 500}, headers=OPERATOR
                 )
             ).json()
-            deposited += sum(
-                e["amount"] for e in ledger["entries"] if e["kind"] == "FundsDeposited"
-            )
+            deposited += sum(e["amount"] for e in ledger["items"] if e["kind"] == "FundsDeposited")
         # Nothing is left on the tables: what the bots hold plus what the house made is
         # exactly what was deposited.
         assert deposited == summary.deposited
@@ -84,7 +82,7 @@ async def test_demo_plays_rounds_that_reconcile(database_url: str, tmp_path: Any
 async def bets(client: httpx.AsyncClient, table_id: str) -> list[list[tuple[Any, ...]]]:
     """Each round's boxes as (box, ante, bonus, dark), oldest round first."""
     r = await client.get("/v1/reports/rounds", params={"table_id": table_id}, headers=OPERATOR)
-    rounds = sorted(r.json()["rounds"], key=lambda x: x["round"])
+    rounds = sorted(r.json()["items"], key=lambda x: x["round"])
     return [[(b["box"], b["ante"], b["bonus"], b["dark"]) for b in x["boxes"]] for x in rounds]
 
 

@@ -142,7 +142,7 @@ async def test_a_database_made_before_0016_upgrades_keeps_its_books_and_plays_on
         # The ante was taken before the upgrade; the net counts it.
         assert after == held + settled["result"]["net"] + box["ante"]
         calls = (await client.get("/v1/operators/beta/transactions", headers=admin)).json()
-        open_bet = calls["transactions"][-1]
+        open_bet = calls["items"][-1]
         assert (open_bet["kind"], open_bet["status"]) == ("bet", "committed")
 
         # 0018 emptied the audit trail: the runner folds the events again, into records

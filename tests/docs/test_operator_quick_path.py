@@ -280,7 +280,7 @@ async def test_the_operator_quick_path_runs_as_written(
     # The operator's export reconciles with the game's list, and the block says so.
     assert f"reconciled {len(rows)} transactions" in ran.stdout, ran.stdout[-2000:]
     # The block printed the game's list of the round's calls, as the operator reads it.
-    (page,) = [p for p in printed if "transactions" in p]
-    assert [(c["transaction_id"], c["amount"], c["status"]) for c in page["transactions"]] == [
+    (page,) = [p for p in printed if "items" in p]
+    assert [(c["transaction_id"], c["amount"], c["status"]) for c in page["items"]] == [
         (r["transaction_id"], r["amount"], r["status"]) for r in rows
     ]

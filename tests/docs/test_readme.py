@@ -117,7 +117,7 @@ async def test_the_walk_through_runs_as_written(
     async with httpx.AsyncClient(base_url=url) as client:
         wallet = await client.get("/v1/wallets/alice", headers=token_headers("player", "alice"))
     assert wallet.json()["balance"] == 100_000 + result["net"]
-    assert printed[-1]["entries"], "the ledger printed by the walk-through is empty"
+    assert printed[-1]["items"], "the ledger printed by the walk-through is empty"
 
 
 def test_evaluate_prints_what_the_readme_shows() -> None:

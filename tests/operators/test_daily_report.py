@@ -137,7 +137,7 @@ async def test_two_operators_figures_stay_apart(
     assert wallet.json()["balance"] == START - beta["ggr"]
     # Beta's stakes are its wallet ledger's debits of play, to the unit.
     ledger = await casino.client.get("/v1/wallets/bob/ledger", headers=BETA, params={"limit": 500})
-    entries = ledger.json()["entries"]
+    entries = ledger.json()["items"]
     assert beta["stakes"] == -sum(e["amount"] for e in entries if e["kind"] == "WalletDebited")
     assert beta["wins"] == sum(e["amount"] for e in entries if e["kind"] == "WalletCredited")
 

@@ -90,7 +90,7 @@ async def world(casino: Casino, wallet: ReferenceWallet) -> tuple[Tenant, Tenant
         rounds = await casino.client.get(
             "/v1/reports/rounds", params={"table_id": tenant.table_id}, headers=tenant.token
         )
-        (settled,) = rounds.json()["rounds"]
+        (settled,) = rounds.json()["items"]
         tenant.round = settled["round"]
     # Players of both at one shared table, in one round.
     await casino.open_table("shared-t", "russian", TWO_BOXES)
@@ -266,7 +266,7 @@ async def test_lists_hold_only_the_callers_own(
 
         report = await casino.client.get("/v1/reports/rounds", headers=me.token)
         assert report.status_code == 200
-        rounds = report.json()["rounds"]
+        rounds = report.json()["items"]
         assert {r["table_id"] for r in rounds} == {me.table_id, "shared-t"}
         for settled in rounds:
             owners = {b["player"] for b in settled["boxes"]}
@@ -281,11 +281,11 @@ async def test_lists_hold_only_the_callers_own(
         recall = await casino.client.get(
             f"/v1/players/{me.player.game_id}/rounds", headers=me.token
         )
-        assert {r["table_id"] for r in recall.json()["rounds"]} == {me.table_id, "shared-t"}
+        assert {r["table_id"] for r in recall.json()["items"]} == {me.table_id, "shared-t"}
 
     # The auditor's report has every round, with both players at the shared one.
     everything = await casino.client.get("/v1/reports/rounds", headers=staff("auditor"))
-    shared = next(r for r in everything.json()["rounds"] if r["table_id"] == "shared-t")
+    shared = next(r for r in everything.json()["items"] if r["table_id"] == "shared-t")
     assert {b["player"] for b in shared["boxes"]} == {t.player.game_id for t in tenants.values()}
 
     # The default operator's token sees neither's tables, rounds, wallets or players.
@@ -293,16 +293,16 @@ async def test_lists_hold_only_the_callers_own(
     lobby = await casino.client.get("/v1/tables", headers=default)
     assert {t["table_id"] for t in lobby.json()} == {"shared-t", "shared-2"}
     report = await casino.client.get("/v1/reports/rounds", headers=default)
-    assert report.json()["rounds"] == []
+    assert report.json()["items"] == []
 
     # Acme's transactions are Acme's players' only; Beta (internal) has none.
     page = await casino.client.get("/v1/operators/acme/transactions", headers=acme.token)
-    listed = page.json()["transactions"]
+    listed = page.json()["items"]
     assert listed
     assert {t["player_id"] for t in listed} == {"annika"}
     assert {t["table_id"] for t in listed} == {"acme.t", "shared-t"}
     page = await casino.client.get("/v1/operators/beta/transactions", headers=beta.token)
-    assert page.json()["transactions"] == []
+    assert page.json()["items"] == []
 
 
 async def test_players_sit_only_at_their_operators_and_shared_tables(

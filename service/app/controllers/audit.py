@@ -22,6 +22,7 @@ from russian_poker.service.app.params import RoundNumber, TableId, json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
+from russian_poker.service.app.window import time_window
 from russian_poker.service.audit.reconcile import ReconcileReport, reconcile
 from russian_poker.service.audit.replay import ReplayReport, select_rounds, verify_rounds
 
@@ -143,14 +144,14 @@ class AuditController(Controller):
         self,
         store: Store,
         principal: Caller,
-        after: Annotated[
+        cursor: Annotated[
             str | None,
             QueryParameter(
                 required=False,
                 max_length=60,
                 description=(
-                    "`next_cursor` of the previous page (or an item's `position`): events after "
-                    "it; omit to start from the first event."
+                    "The previous page's `next_cursor` (or an item's `position`), exactly as"
+                    " given: events after it; omit to start from the first event."
                 ),
             ),
         ] = None,
@@ -158,10 +159,7 @@ class AuditController(Controller):
             int, QueryParameter(ge=1, le=1000, description="Events per page, 1..1000.")
         ] = 100,
     ) -> AuditPage:
-        try:
-            return await audit_feed(store.audit, after, limit, tenant=principal.tenant)
-        except ValueError as exc:
-            raise problem("invalid_cursor", 422, str(exc)) from None
+        return await audit_feed(store.audit, cursor, limit, tenant=principal.tenant)
 
     @get(
         "/rounds/{table_id:str}/{number:int}",
@@ -235,14 +233,15 @@ class AuditController(Controller):
             and not _owns(await owners.of(data.table_id), tenant)
         ):
             raise NotFoundException(f"table {data.table_id} has no round {data.round}")
+        window = time_window(data.since, data.until)
         try:
             selection, skipped = await select_rounds(
                 store.replay,
                 table_round=(data.table_id, data.round)
                 if data.table_id is not None and data.round is not None
                 else None,
-                start=data.since,
-                end=data.until,
+                start=window.start,
+                end=window.end,
             )
         except LookupError as exc:
             raise NotFoundException(str(exc)) from None
@@ -270,7 +269,7 @@ class AuditController(Controller):
             "The whole books of every operator: admins and the game's own auditors. An"
             " operator reconciles its own calls with `GET /v1/operators/{id}/transactions`."
         ),
-        responses=problems(),
+        responses=problems(422),
         opt=access("auditor", "admin", unbound_only=True),
         operation_id="getReconciliation",
     )
@@ -298,4 +297,5 @@ class AuditController(Controller):
             ),
         ] = None,
     ) -> ReconcileReport:
-        return await reconcile(store.reconcile, start=since, end=until)
+        window = time_window(since, until)
+        return await reconcile(store.reconcile, start=window.start, end=window.end)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated
 
 from litestar import Controller, get
@@ -12,17 +12,11 @@ from litestar.params import QueryParameter
 from russian_poker.service.app.dependencies import Caller, Software, Store, Theories
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
+from russian_poker.service.app.window import time_window
 from russian_poker.service.reports.rtp import RtpReport, rtp_report
 from russian_poker.service.software import SoftwareManifest
 
 __all__ = ["AuditReportsController"]
-
-
-def _utc(value: datetime | None) -> datetime | None:
-    """A time without a zone is UTC."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 class AuditReportsController(Controller):
@@ -58,7 +52,7 @@ class AuditReportsController(Controller):
             " game's auditors read every operator's; an operator's tokens (operator, or its"
             " auditor) read its own players' boxes only."
         ),
-        responses=problems(404),
+        responses=problems(404, 422),
         opt=access("operator", "auditor", "admin", scope="listing"),
         operation_id="getRtpReport",
     )
@@ -110,11 +104,12 @@ class AuditReportsController(Controller):
             if operator_id not in (None, tenant):
                 raise NotFoundException(f"no operator {operator_id!r}")
             operator_id = tenant
+        window = time_window(since, until)
         return await rtp_report(
             store.rtp,
             theory,
-            start=_utc(since),
-            end=_utc(until),
+            start=window.start,
+            end=window.end,
             table_id=table_id,
             operator_id=operator_id,
         )

@@ -8,7 +8,7 @@ auditor of that operator) its own tables only, another operator's being answered
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -18,10 +18,12 @@ from litestar.params import QueryParameter
 
 from russian_poker.events.commands import Reason
 from russian_poker.projections.availability import AvailabilityPage
+from russian_poker.projections.paging import read_serial
 from russian_poker.service.app.dependencies import Caller, Store
+from russian_poker.service.app.params import PageCursor
 from russian_poker.service.app.policy import access
-from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
+from russian_poker.service.app.window import time_window
 
 __all__ = [
     "AvailabilityController",
@@ -85,12 +87,6 @@ class RulesetChangeBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     ]
 
 
-def _utc(value: datetime | None) -> datetime | None:
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
-
-
 class AvailabilityController(Controller):
     path = "/v1/audit/availability"
     tags = ("audit",)
@@ -150,15 +146,7 @@ class AvailabilityController(Controller):
                 ),
             ),
         ] = None,
-        cursor: Annotated[
-            int | None,
-            QueryParameter(
-                ge=0,
-                le=2**63 - 1,
-                required=False,
-                description="`next_cursor` of the previous page: changes after it.",
-            ),
-        ] = None,
+        cursor: PageCursor = None,
         limit: Annotated[
             int, QueryParameter(ge=1, le=1000, description="Changes per page, 1..1000.")
         ] = 100,
@@ -173,14 +161,13 @@ class AvailabilityController(Controller):
                 owner = await store.tables.owner(table_id)
                 if owner is None or owner.operator_id != tenant:
                     raise NotFoundException(f"no table {table_id!r}")
-        start, end = _utc(since), _utc(until)
-        if start is not None and end is not None and start >= end:
-            raise problem("invalid_window", 422, "from: must be before to")
+        window = time_window(since, until)
+        after = read_serial(cursor)
         return await store.availability.page(
             table_id=table_id,
             operator_id=operator_id,
-            start=start,
-            end=end,
-            cursor=cursor,
+            start=window.start,
+            end=window.end,
+            cursor=after,
             limit=limit,
         )

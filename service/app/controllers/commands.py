@@ -36,6 +36,7 @@ from russian_poker.service.app.seen import actor_of, load_view, seen_by, table_v
 from russian_poker.service.application.idempotency import player_command_id
 from russian_poker.service.application.results import UnknownTable
 from russian_poker.service.observability import request_id_of
+from russian_poker.service.rules.cards import CardError, parse_cards
 
 __all__ = ["CommandController"]
 
@@ -59,6 +60,15 @@ _COMMANDS: Final = (
 _CommandBody = Annotated[
     PlayerCommand, json_body(*((str(c.__struct_config__.tag), c) for c in _COMMANDS))
 ]
+
+
+def _check_card_names(cards: list[str]) -> None:
+    """The API's card grammar, strictly: the rules also read the looser names exchanges
+    recorded before 0.2.0 carry, so that replays decide those as they were decided."""
+    try:
+        parse_cards(cards)
+    except CardError as exc:
+        raise problem("invalid_cards", 422, str(exc)) from None
 
 
 class CommandController(Controller):
@@ -114,6 +124,8 @@ class CommandController(Controller):
     ) -> Response[CommandResponse]:
         if not idempotency_key:
             raise problem("idempotency_key_required", 428, "an Idempotency-Key header is required")
+        if isinstance(data, Exchange):
+            _check_card_names(data.cards)
         expected = table_version(if_match)
         principal = acting.principal
         try:

@@ -8,25 +8,15 @@ from typing import Annotated
 from litestar import Controller, get
 from litestar.params import QueryParameter
 
-from russian_poker.projections.history import RoundPage
+from russian_poker.projections.history import RoundPage, RoundPosition
+from russian_poker.projections.paging import read_cursor
 from russian_poker.service.app.dependencies import Caller, Store
-from russian_poker.service.app.params import PlayerId
+from russian_poker.service.app.params import PageCursor, PlayerId
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
+from russian_poker.service.app.window import time_window
 
 __all__ = ["HistoryController"]
-
-
-RoundsCursor = Annotated[
-    datetime | None,
-    QueryParameter(
-        required=False,
-        description=(
-            "`next_cursor` of the previous page: rounds settled before it; omit for the newest."
-        ),
-    ),
-]
-"""The page cursor of both round listings."""
 
 
 class HistoryController(Controller):
@@ -39,7 +29,7 @@ class HistoryController(Controller):
             "A player recalls their own rounds; an operator, or its auditor, its own"
             " players' (anyone else is not found); admins and the game's auditors anyone's."
         ),
-        responses=problems(404),
+        responses=problems(404, 422),
         opt=access("player", "operator", "auditor", "admin", scope="player"),
         operation_id="listPlayerRounds",
     )
@@ -50,9 +40,11 @@ class HistoryController(Controller):
         limit: Annotated[
             int, QueryParameter(ge=1, le=100, description="Rounds per page, 1..100.")
         ] = 10,
-        cursor: RoundsCursor = None,
+        cursor: PageCursor = None,
     ) -> RoundPage:
-        return await store.history.player_rounds(player_id, cursor, limit)
+        return await store.history.player_rounds(
+            player_id, read_cursor(cursor, RoundPosition), limit
+        )
 
     @get(
         "/v1/reports/rounds",
@@ -63,7 +55,7 @@ class HistoryController(Controller):
             " and payouts); so does an auditor of the operator. Admins and the game's own"
             " auditors see every round."
         ),
-        responses=problems(),
+        responses=problems(422),
         opt=access("operator", "auditor", "admin", scope="listing"),
         operation_id="listRounds",
     )
@@ -102,13 +94,14 @@ class HistoryController(Controller):
         limit: Annotated[
             int, QueryParameter(ge=1, le=500, description="Rounds per page, 1..500.")
         ] = 50,
-        cursor: RoundsCursor = None,
+        cursor: PageCursor = None,
     ) -> RoundPage:
+        window = time_window(since, until)
         return await store.history.rounds(
             tenant=principal.tenant,
             table_id=table_id,
-            since=since,
-            until=until,
-            cursor=cursor,
+            since=window.start,
+            until=window.end,
+            cursor=read_cursor(cursor, RoundPosition),
             limit=limit,
         )

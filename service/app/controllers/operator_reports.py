@@ -22,11 +22,14 @@ from russian_poker.projections.books import (
     TransactionPage,
     WalletTransaction,
 )
+from russian_poker.projections.paging import read_serial, serial_cursor
 from russian_poker.service.app.controllers.operators import OperatorId
 from russian_poker.service.app.dependencies import Operators, Store
+from russian_poker.service.app.params import PageCursor
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.responses import problems
+from russian_poker.service.app.window import time_window
 from russian_poker.service.application.operators import Operator, OperatorRegistry
 
 __all__ = [
@@ -47,13 +50,6 @@ async def _operator(operators: OperatorRegistry, operator_id: str) -> Operator:
     if operator is None:
         raise NotFoundException(f"no operator {operator_id!r}")
     return operator
-
-
-def _utc(value: datetime | None) -> datetime | None:
-    """A time without a zone is UTC."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 def _round(round_id: str | None) -> tuple[str | None, int | None]:
@@ -136,31 +132,24 @@ class OperatorReportsController(Controller):
             Literal["bet", "win", "rollback"] | None,
             QueryParameter(required=False, description="Only calls of this kind."),
         ] = None,
-        cursor: Annotated[
-            int | None,
-            QueryParameter(
-                ge=0,
-                le=2**63 - 1,
-                required=False,
-                description=(
-                    "`next_cursor` of the previous page: calls after it; omit for the first."
-                ),
-            ),
-        ] = None,
+        cursor: PageCursor = None,
         limit: Annotated[
             int, QueryParameter(ge=1, le=1000, description="Calls per page, 1..1000.")
         ] = 100,
     ) -> TransactionPage:
         await _operator(operators, operator_id)
-        start, end = _utc(since), _utc(until)
-        if start is not None and end is not None and start >= end:
-            raise problem("invalid_window", 422, "from: must be before to")
+        window = time_window(since, until)
+        after = read_serial(cursor)
         table_id, number = _round(round_id)
-        only = TransactionFilter(Window(start, end), table_id, number, player_id, kind)
-        listed = await store.books.transactions(operator_id, only, cursor, limit + 1)
+        only = TransactionFilter(
+            Window(window.start, window.end), table_id, number, player_id, kind
+        )
+        listed = await store.books.transactions(operator_id, only, after, limit + 1)
         page = listed[:limit]
         more = len(listed) > limit
-        return TransactionPage(transactions=page, next_cursor=page[-1].seq if more else None)
+        return TransactionPage(
+            items=page, next_cursor=serial_cursor(page[-1].seq) if more else None
+        )
 
     @get(
         "/{operator_id:str}/reports/daily",

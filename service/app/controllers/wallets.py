@@ -11,10 +11,11 @@ from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from russian_poker.events.postgres.storage import Storage
+from russian_poker.projections.paging import read_serial
 from russian_poker.projections.wallets import LedgerPage, WalletView
 from russian_poker.service.app.auth import Principal
 from russian_poker.service.app.dependencies import Caller, Operators, Store, Wallets
-from russian_poker.service.app.params import WalletId, json_body
+from russian_poker.service.app.params import PageCursor, WalletId, json_body
 from russian_poker.service.app.policy import access, wallet_of
 from russian_poker.service.app.problems import problem
 from russian_poker.service.app.replays import REPLAYED_HEADER, answer
@@ -149,7 +150,7 @@ class WalletController(Controller):
     @get(
         "/{wallet_id:str}/ledger",
         summary="Money movements, newest first (cursor paginated)",
-        responses=problems(404),
+        responses=problems(404, 422),
         opt=access("player", "operator", "auditor", "admin", scope="wallet"),
         description=(
             "Every movement of the wallet (bets, returns and wins, deposits, withdrawals), "
@@ -163,24 +164,15 @@ class WalletController(Controller):
         wallet_id: WalletId,
         store: Store,
         principal: Caller,
-        cursor: Annotated[
-            int | None,
-            QueryParameter(
-                ge=1,
-                le=2**63 - 1,
-                required=False,
-                description=(
-                    "`next_cursor` of the previous page: movements before it; omit for the newest."
-                ),
-            ),
-        ] = None,
+        cursor: PageCursor = None,
         limit: Annotated[
             int, QueryParameter(ge=1, le=500, description="Movements per page, 1..500.")
         ] = 50,
     ) -> LedgerPage:
         internal = wallet_of(principal, wallet_id)
+        after = read_serial(cursor)
         await _wallet(store, internal, wallet_id)
-        return await store.wallets.ledger(internal, cursor, limit)
+        return await store.wallets.ledger(internal, after, limit)
 
 
 async def _transfer(

@@ -21,8 +21,8 @@ export async function showHistory(api, player, dialog, currencyOf, limit = 10) {
   const page = await api.get(`/v1/players/${encodeURIComponent(player)}/rounds?limit=${limit}`);
   const body = /** @type {HTMLElement} */ (dialog.querySelector(".history-body"));
   replace(body, [
-    page.rounds.length
-      ? h("ol", { class: "history", "data-testid": "history" }, page.rounds.map((round) => entry(api, round, player, currencyOf(round.table_id))))
+    page.items.length
+      ? h("ol", { class: "history", "data-testid": "history" }, page.items.map((round) => entry(api, round, player, currencyOf(round.table_id))))
       : h("p", {}, t("history.empty")),
   ]);
   if (!dialog.open) dialog.showModal();
