@@ -89,8 +89,7 @@ class FeedItem(msgspec.Struct, frozen=True, kw_only=True):
         str,
         msgspec.Meta(
             description=(
-                "The event's cursor (`<transaction>-<global position>`); pass it as "
-                "`after` to read on from here."
+                "The event's place in the feed, a cursor: pass it as `cursor` to read on from here."
             )
         ),
     ]

@@ -423,8 +423,10 @@ _SERVICE: Final = [
         "invalid_ruleset",
         422,
         "Invalid ruleset",
-        "A new table's preset is unknown or an override is not a ruleset parameter or is"
-        " out of its range. The detail names the parameter.",
+        "A new table's preset is unknown, or the overrides make no playable ruleset (a value"
+        " out of its range, or at odds with another); an override that is not a ruleset"
+        " parameter, or of the wrong type, is a 400 naming it. The detail names the"
+        " parameter.",
         "Fix the parameter the detail names; `docs/rules-decisions.md` lists them.",
         "unknown preset 'poker'; choose one of russian, russian-online, oasis",
     ),

@@ -30,6 +30,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin
 from litestar.openapi.spec import Components, Contact, License, SecurityScheme, Tag
 from litestar.router import Router
 
+from russian_poker.events.paytables import CATEGORY_LABELS
 from russian_poker.service.app.policy import policy_of
 from russian_poker.service.app.problems import REPLAYED
 from russian_poker.service.app.schema_plugin import described
@@ -131,10 +132,22 @@ def _plain_string(schema: dict[str, Any]) -> None:
         schema.update({"type": "string", **rest})
 
 
+def _keyed_by_category(schema: dict[str, Any]) -> None:
+    """A paytable's keys are hand categories: Litestar drops a dict's ``Literal`` key type,
+    and generators and validators read it back from ``propertyNames``."""
+    for variant in [schema, *schema.get("oneOf", [])]:
+        if variant.get("type") == "object" and "additionalProperties" in variant:
+            variant["propertyNames"] = {"type": "string", "enum": list(CATEGORY_LABELS)}
+
+
 def _portable(schema: Any) -> None:
     """Every fixed-length tuple of one item type, as an array of that type, min = max; every
     nullable enum as ``oneOf`` the enum and ``null``."""
     if isinstance(schema, dict):
+        while isinstance(one := schema.get("oneOf"), list) and len(one) == 1:
+            # Litestar wraps an optional (UNSET) field's type in a oneOf of one.
+            schema.pop("oneOf")
+            schema.update({**one[0], **schema})
         kinds, values = schema.get("type"), schema.get("enum")
         if isinstance(kinds, list) and "null" in kinds and isinstance(values, list):
             rest = {k: v for k, v in schema.items() if k not in ("type", "enum")}
@@ -149,6 +162,9 @@ def _portable(schema: Any) -> None:
         if isinstance(items, list) and items and all(i == items[0] for i in items):
             schema.pop("prefixItems")
             schema.update(items=items[0], minItems=len(items), maxItems=len(items))
+        for name, value in schema.get("properties", {}).items():
+            if name.endswith("_paytable"):
+                _keyed_by_category(value)
         for value in schema.values():
             _portable(value)
     elif isinstance(schema, list):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -10,6 +10,7 @@ from russian_poker.events.commands import Reason
 from russian_poker.events.paytables import CategoryLabel
 from russian_poker.events.ruleset import Game
 from russian_poker.projections.views import TableView
+from russian_poker.service.app.overrides import RulesetOverrides
 from russian_poker.service.rules.state import Phase, TableStatus
 
 __all__ = [
@@ -48,14 +49,14 @@ class CreateTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
         ),
     ] = "russian"
     overrides: Annotated[
-        dict[str, Any],
+        RulesetOverrides,
         msgspec.Meta(
             description=(
-                "Ruleset parameters that replace the preset's, by name (see the "
-                'Ruleset schema), e.g. `{"ante_min": 500}`; empty by default.'
+                "Ruleset parameters that replace the preset's, by name, e.g."
+                ' `{"ante_min": 500}`; none by default.'
             )
         ),
-    ] = msgspec.field(default_factory=dict)
+    ] = msgspec.field(default_factory=RulesetOverrides)
     private_for: Annotated[
         str | None,
         msgspec.Meta(

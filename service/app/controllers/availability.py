@@ -9,7 +9,7 @@ auditor of that operator) its own tables only, another operator's being answered
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 from litestar import Controller, get
@@ -20,6 +20,7 @@ from russian_poker.events.commands import Reason
 from russian_poker.projections.availability import AvailabilityPage
 from russian_poker.projections.paging import read_serial
 from russian_poker.service.app.dependencies import Caller, Store
+from russian_poker.service.app.overrides import RulesetOverrides
 from russian_poker.service.app.params import PageCursor
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
@@ -71,16 +72,16 @@ class RulesetChangeBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
         ),
     ] = None
     overrides: Annotated[
-        dict[str, Any],
+        RulesetOverrides,
         msgspec.Meta(
             description=(
-                "Ruleset parameters that replace the starting ruleset's, by name (see the"
-                ' Ruleset schema), e.g. `{"bet_paytable": {"straight": 5}}`; a paytable'
-                " override prices the combinations it names and keeps the rest. The"
-                " currency and the number of boxes cannot change."
+                "Ruleset parameters that replace the starting ruleset's, by name, e.g."
+                ' `{"bet_paytable": {"straight": 5}}`; a paytable override prices the'
+                " combinations it names and keeps the rest. The currency and the number of"
+                " boxes cannot change."
             )
         ),
-    ] = msgspec.field(default_factory=dict)
+    ] = msgspec.field(default_factory=RulesetOverrides)
     reason: Annotated[
         Reason,
         msgspec.Meta(description="Why the ruleset changes, 1-500 characters (required)."),

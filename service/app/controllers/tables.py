@@ -30,6 +30,7 @@ from russian_poker.service.app.controllers.availability import (
     RulesetChangeBody,
 )
 from russian_poker.service.app.dependencies import AppSettings, Caller, Commands, Hub, Store
+from russian_poker.service.app.overrides import RulesetOverrides, overridden
 from russian_poker.service.app.params import TableId, json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
@@ -65,7 +66,7 @@ _CreateTableBody = Annotated[
     json_body(
         (
             "A land-casino Russian table with a higher minimum ante",
-            CreateTable(table_id="vip-1", name="VIP", overrides={"ante_min": 500}),
+            CreateTable(table_id="vip-1", name="VIP", overrides=RulesetOverrides(ante_min=500)),
         )
     ),
 ]
@@ -83,7 +84,8 @@ _RulesetBody = Annotated[
         (
             "A straight pays 5 to 1 from the next round",
             RulesetChangeBody(
-                overrides={"bet_paytable": {"straight": 5}}, reason="regulator-approved paytable"
+                overrides=RulesetOverrides(bet_paytable={"straight": 5}),
+                reason="regulator-approved paytable",
             ),
         )
     ),
@@ -152,7 +154,7 @@ class TableController(Controller):
         table_id = game_table_id(principal.operator, requested)
         if table_id is None:
             raise problem("invalid_table_id", 400, f"table_id: {TABLE_ID_RULE}")
-        ruleset = make_ruleset(data.preset, data.overrides)
+        ruleset = make_ruleset(data.preset, overridden(data.overrides))
         if data.test_deck is not None:
             await store.tables.stack_next_round(table_id, _test_deck(settings, data.test_deck))
         command = OpenTable(
@@ -256,10 +258,10 @@ class TableController(Controller):
     ) -> TableView:
         current = (await _table(store.tables, table_id)).rules
         if data.preset is None:
-            ruleset = override(current, data.overrides)
+            ruleset = override(current, overridden(data.overrides))
         else:
             kept = {"currency": current.currency}
-            ruleset = override(PRESETS[data.preset], {**kept, **data.overrides})
+            ruleset = override(PRESETS[data.preset], {**kept, **overridden(data.overrides)})
         if ruleset != current:
             command = ChangeRuleset(ruleset=ruleset, reason=data.reason)
             await commands.execute(table_id, command, actor_of(principal))
