@@ -181,3 +181,24 @@ async def test_a_killed_user_does_not_keep_the_server_running(data_dir: Path) ->
         for process in processes:
             process.kill()
             process.wait(30)
+
+
+async def test_serve_comes_back_by_itself_after_db_stop_force(data_dir: Path) -> None:
+    """`db stop --force` takes the database from under a running `serve`: it answers 503
+    meanwhile, and once the embedded server is back (any command that needs it starts it
+    again) serves again without a restart."""
+    service = ServiceProcess("embedded", "", data_dir, env={"DATABASE_URL": ""})
+    try:
+        await service.start_ready()
+        await asyncio.to_thread(_russian_poker, data_dir, "db", "stop", "--force")
+        await eventually(lambda: not _postmasters(data_dir / "pgdata"), message="postgres gone")
+        assert not await service.ready()  # /health/ready: the database is away
+
+        # Any command that uses the database starts the server again; serve is still one
+        # of its users, so it keeps running after that command exits.
+        await asyncio.to_thread(_russian_poker, data_dir, "migrate")
+        await service.wait_ready(timeout=60)
+        assert service.running
+        assert "embedded PostgreSQL: running" in await asyncio.to_thread(_status, data_dir)
+    finally:
+        service.stop_now()

@@ -59,6 +59,8 @@ async def test_the_header_says_whether_one_plays_or_watches(
     who = person.page.locator("#who")
     try:
         await expect(who).to_have_text("Watching as head-hal")
+        # Watching, one is still a player with rounds of one's own to recall.
+        await expect(person.page.get_by_test_id("history-open")).to_be_visible()
         await person.click("SitDown")
         await expect(who).to_have_text("Player head-hal")
         await expect(who).to_have_attribute("data-seated", "true")
