@@ -24,8 +24,10 @@ if TYPE_CHECKING:
 
 __all__ = ["MOST_TO_ADVANCE", "RestoredAhead", "catch_up_transaction_ids"]
 
-MOST_TO_ADVANCE: Final = 500_000_000
-"""More than this many ids to take is left to ``pg_resetwal`` (half an hour of this)."""
+MOST_TO_ADVANCE: Final = 20_000_000
+"""More than this many ids to take is left to ``pg_resetwal``: taking them here would hold
+the start-up for over a minute (a dump of a young database, a lab's test data, is well
+under; a production server uses millions a day)."""
 
 _BATCH: Final = 1_000_000
 
