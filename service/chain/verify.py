@@ -8,7 +8,7 @@ nothing the database computes, and no key it stores, is trusted.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -38,7 +38,8 @@ class ChainReport(msgspec.Struct, kw_only=True):
     checkpoints: int = 0
     leaves: int = 0
     uncovered: int = 0
-    """Events after the last checkpoint's horizon: linked, not yet signed for."""
+    """Events no checkpoint signs for: after the last one's horizon, or all of them when
+    there is none. Linked, but an insider could re-hash them unseen."""
     seconds: float = 0.0
     findings: list[Finding] = msgspec.field(default_factory=list)
 
@@ -71,10 +72,13 @@ async def verify_chain(
     start: datetime | None = None,
     end: datetime | None = None,
     progress: Callable[[int], None] | None = None,
+    kept: Mapping[int, bytes] | None = None,
 ) -> ChainReport:
     """Check the events recorded in ``[start, end)`` (default: all) and every checkpoint
     (leaves only of checkpoints made in the window) against the ``trusted`` keys;
-    ``progress`` gets the events re-hashed so far, every 10,000."""
+    ``progress`` gets the events re-hashed so far, every 10,000. ``kept`` are checkpoints
+    the auditor kept outside the database (seq: digest): each must still be there, with
+    that digest, in the verified chain, or an insider deleted or replaced it."""
     report = ChainReport()
     began = time.perf_counter()
     windowed = start is not None or end is not None
@@ -89,7 +93,8 @@ async def verify_chain(
             )
         if end is None:
             await _check_heads(chain, report, set(broken))
-        await _check_checkpoints(chain, report, trusted, set(broken), start, end)
+        digests = await _check_checkpoints(chain, report, trusted, set(broken), start, end)
+    _check_kept(report, digests, kept or {})
     report.seconds = time.perf_counter() - began
     return report
 
@@ -190,19 +195,44 @@ async def _check_checkpoints(
     skip: set[str],
     start: datetime | None,
     end: datetime | None,
-) -> None:
+) -> dict[int, bytes]:
     keys = {key_id(key): key for key in trusted}
     previous: tuple[int, bytes, int] = (0, GENESIS, 0)  # seq, digest, horizon
+    digests: dict[int, bytes] = {}
     group: list[CheckpointLeaf] = []
     async for row in chain.checkpoint_leaves():
         if group and row.checkpoint.seq != group[0].checkpoint.seq:
             previous = _check_checkpoint(report, group, previous, keys, skip, start, end)
+            digests[previous[0]] = previous[1]
             group = []
         group.append(row)
     if group:
         previous = _check_checkpoint(report, group, previous, keys, skip, start, end)
-    if previous[0]:
-        report.uncovered = await chain.uncovered(previous[2])
+        digests[previous[0]] = previous[1]
+    # With no checkpoint at all, every event is unsigned (horizon 0), not none of them.
+    report.uncovered = await chain.uncovered(previous[2])
+    return digests
+
+
+def _check_kept(
+    report: ChainReport, digests: Mapping[int, bytes], kept: Mapping[int, bytes]
+) -> None:
+    """Every checkpoint the auditor kept is in the chain just verified, unchanged: the
+    chain's links (``prev_digest``) then make it an ancestor of every later checkpoint."""
+    for seq, digest in sorted(kept.items()):
+        found = digests.get(seq)
+        if found is None:
+            detail = "the auditor kept it, the store has no such checkpoint"
+            report.findings.append(Finding(kind="deleted", checkpoint=seq, detail=detail))
+        elif found != digest:
+            report.findings.append(
+                Finding(
+                    kind="rewritten",
+                    checkpoint=seq,
+                    detail=f"its digest is {found.hex()[:16]}…, the auditor kept"
+                    f" {digest.hex()[:16]}…: the chain was replaced after it",
+                )
+            )
 
 
 def _check_checkpoint(

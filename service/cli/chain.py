@@ -28,9 +28,9 @@ from russian_poker.service.settings import ConfigurationError, load_settings
 __all__ = ["checkpoint_command", "verify_chain_command"]
 
 
-def _settings_key(*, create: bool = True) -> Ed25519PrivateKey:
+def _settings_key() -> Ed25519PrivateKey:
     try:
-        return signing_key(load_settings(), create=create)
+        return signing_key(load_settings(), create=True)
     except (ConfigurationError, CheckpointKeyError) as error:
         raise click.ClickException(str(error)) from None
 
@@ -51,6 +51,29 @@ def checkpoint_command() -> None:
     )
 
 
+def _configured_key() -> Ed25519PrivateKey:
+    """The configured key, for a verifier on the service's own machine; elsewhere there is
+    none, and the auditor's copy of the public key is the one to trust anyway."""
+    try:
+        return signing_key(load_settings(), create=False)
+    except (ConfigurationError, CheckpointKeyError) as error:
+        raise click.ClickException(
+            f"{error}. To verify with the public key alone, pass it: --public-key PEM"
+            " (GET /v1/audit/checkpoints/public-key serves it)"
+        ) from None
+
+
+def _kept(text: str) -> tuple[int, bytes]:
+    seq, _, digest = text.partition(":")
+    try:
+        parsed = int(seq), bytes.fromhex(digest)
+    except ValueError:
+        parsed = (0, b"")
+    if parsed[0] < 1 or len(parsed[1]) != 32:
+        raise click.BadParameter(f"{text!r} is not SEQ:DIGEST (a number, a colon, 64 hex digits)")
+    return parsed
+
+
 @audit.command("verify-chain")
 @click.option("--from", "start", metavar="TIME", help="Events recorded at or after TIME.")
 @click.option("--to", "end", metavar="TIME", help="... and before TIME.")
@@ -61,9 +84,24 @@ def checkpoint_command() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="PEM file of a trusted checkpoint key (repeatable); default: the configured key's.",
 )
+@click.option(
+    "--trusted-checkpoint",
+    "kept",
+    multiple=True,
+    metavar="SEQ:DIGEST",
+    callback=lambda _ctx, _param, values: dict(_kept(v) for v in values),
+    help=(
+        "A checkpoint kept outside the database (its seq and hex digest, as GET"
+        " /v1/audit/checkpoints gave it; repeatable): fails if it is missing or altered."
+    ),
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of lines.")
 def verify_chain_command(
-    start: str | None, end: str | None, public_keys: tuple[Path, ...], as_json: bool
+    start: str | None,
+    end: str | None,
+    public_keys: tuple[Path, ...],
+    kept: dict[int, bytes],
+    as_json: bool,
 ) -> None:
     """Re-hash every event and check every link and signed checkpoint.
 
@@ -74,7 +112,7 @@ def verify_chain_command(
         trusted = (
             [load_public_key(path) for path in public_keys]
             if public_keys
-            else [_settings_key(create=False).public_key()]
+            else [_configured_key().public_key()]
         )
     except CheckpointKeyError as error:
         raise click.ClickException(str(error)) from None
@@ -93,7 +131,12 @@ def verify_chain_command(
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> ChainReport:
         return await verify_chain(
-            ChainStore(conn), trusted, start=window[0], end=window[1], progress=progress
+            ChainStore(conn),
+            trusted,
+            start=window[0],
+            end=window[1],
+            progress=progress,
+            kept=kept,
         )
 
     report = on_the_store(work, idle_in_transaction_s=3600, name="russian-poker-chain")
@@ -119,8 +162,12 @@ def verify_chain_command(
             f"verified {report.events} events in {report.streams} streams and "
             f"{report.checkpoints} checkpoints ({report.leaves} leaves) in "
             f"{report.seconds:.2f}s ({report.events_per_second:,.0f} events/s); "
-            f"{report.uncovered} event(s) after the last checkpoint; "
-            f"{len(report.findings)} finding(s)"
+            + (
+                f"{report.uncovered} event(s) after the last checkpoint; "
+                if report.checkpoints
+                else f"no signed checkpoint: all {report.uncovered} event(s) unsigned; "
+            )
+            + f"{len(report.findings)} finding(s)"
         )
     if report.findings:
         sys.exit(1)

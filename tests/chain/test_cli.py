@@ -125,4 +125,40 @@ async def test_verifying_never_creates_a_key(database_url: str, tmp_path: Path) 
     refused = await _cli(database_url, missing, "verify-chain")
     assert refused.exit_code == 1
     assert "cannot read the checkpoint key" in refused.output
+    assert "--public-key PEM" in refused.output  # the way to verify without it
     assert not missing.exists()
+
+
+async def test_checkpoints_an_insider_deletes_or_replaces_are_missed_by_the_auditor(
+    pool: Pool, database_url: str, tmp_path: Path
+) -> None:
+    key_file = tmp_path / "checkpoint-key.pem"
+    private_key_for(key_file, create=True)
+    await fill(pool, ["a", "b"], 4)
+    await below_horizon(pool)
+    assert (await _cli(database_url, key_file, "checkpoint")).exit_code == 0
+    digest = (await pool.fetchval("SELECT digest FROM chain_checkpoints WHERE seq = 1")).hex()
+    kept = ("--trusted-checkpoint", f"1:{digest}")
+    assert (await _cli(database_url, key_file, "verify-chain", *kept)).exit_code == 0
+
+    # An insider deletes every checkpoint: the chain alone still verifies, and says that
+    # nothing is signed any more; the auditor's kept checkpoint says it went.
+    await pool.execute("DELETE FROM chain_checkpoint_leaves")
+    await pool.execute("DELETE FROM chain_checkpoints")
+    alone = await _cli(database_url, key_file, "verify-chain")
+    assert alone.exit_code == 0, alone.output
+    assert "no signed checkpoint: all 8 event(s) unsigned" in alone.output
+    gone = await _cli(database_url, key_file, "verify-chain", *kept)
+    assert gone.exit_code == 1
+    assert gone.output.startswith("deleted: checkpoint 1: the auditor kept it"), gone.output
+
+    # ... and, holding the key, signs a new first checkpoint: not the one the auditor kept.
+    await fill(pool, ["c"], 2)
+    await below_horizon(pool)
+    assert (await _cli(database_url, key_file, "checkpoint")).exit_code == 0
+    replaced = await _cli(database_url, key_file, "verify-chain", *kept)
+    assert replaced.exit_code == 1
+    assert replaced.output.startswith("rewritten: checkpoint 1: its digest is"), replaced.output
+
+    bad = await _cli(database_url, key_file, "verify-chain", "--trusted-checkpoint", "1:xyz")
+    assert bad.exit_code == 2 and "SEQ:DIGEST" in bad.output
