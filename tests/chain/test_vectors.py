@@ -79,8 +79,7 @@ def test_the_event_hashes() -> None:
 def test_the_checkpoint() -> None:
     c = _vectors()["checkpoint"]
     leaves = [
-        bytes.fromhex(leaf["hash"])
-        and leaf_bytes(leaf["stream_id"], leaf["stream_version"], bytes.fromhex(leaf["hash"]))
+        leaf_bytes(leaf["stream_id"], leaf["stream_version"], bytes.fromhex(leaf["hash"]))
         for leaf in c["leaves"]
     ]
     assert [leaf.hex() for leaf in leaves] == c["leaf_bytes"]
