@@ -19,16 +19,16 @@ import hashlib
 import time
 import typing
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Protocol
 
 import msgspec
 
 from russian_poker.events.codec import Event, decode_event
 from russian_poker.events.commands import SYSTEM, Actor, Command, OpenRound
 from russian_poker.events.game import RoundOpened, RoundSettled
-from russian_poker.events.postgres.replay import ReplayStore
+from russian_poker.events.postgres.replay import CommandMoney, ReplayStore
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.streams import table_stream
 from russian_poker.events.wallet import WalletEvent
@@ -42,6 +42,7 @@ from russian_poker.service.rules.state import Table
 __all__ = [
     "Difference",
     "Progress",
+    "ReplayReads",
     "ReplayReport",
     "rounds_in_play",
     "select_rounds",
@@ -174,8 +175,25 @@ async def rounds_in_play(
     return await store.in_play(start, end)
 
 
+class ReplayReads(Protocol):
+    """What replaying rounds reads: the live store (``events.postgres.replay``) or an audit
+    bundle's files (``service.audit.bundle.reads``)."""
+
+    async def read_stream(self, stream_id: str) -> list[RecordedEvent]:
+        """The stream's events, in version order."""
+        ...
+
+    async def money_of(self, command_ids: Sequence[str]) -> list[CommandMoney]:
+        """The money events those commands wrote, in global order."""
+        ...
+
+    async def opened_wallets(self, wallet_ids: Iterable[str]) -> set[str]:
+        """Those of ``wallet_ids`` whose ``wallet-`` stream was opened."""
+        ...
+
+
 async def verify_rounds(
-    store: ReplayStore,
+    store: ReplayReads,
     selection: dict[str, list[int]],
     *,
     progress: Progress | None = None,
@@ -201,7 +219,7 @@ class _Group(msgspec.Struct, kw_only=True):
 class _TableReplay:
     def __init__(
         self,
-        store: ReplayStore,
+        store: ReplayReads,
         table_id: str,
         report: ReplayReport,
         progress: Progress | None,

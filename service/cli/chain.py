@@ -25,10 +25,10 @@ from russian_poker.service.cli.audit_group import audit, iso_time
 from russian_poker.service.database import on_the_store
 from russian_poker.service.settings import ConfigurationError, load_settings
 
-__all__ = ["checkpoint_command", "verify_chain_command"]
+__all__ = ["checkpoint_command", "configured_key", "settings_key", "verify_chain_command"]
 
 
-def _settings_key() -> Ed25519PrivateKey:
+def settings_key() -> Ed25519PrivateKey:
     try:
         return signing_key(load_settings(), create=True)
     except (ConfigurationError, CheckpointKeyError) as error:
@@ -38,7 +38,7 @@ def _settings_key() -> Ed25519PrivateKey:
 @audit.command("checkpoint")
 def checkpoint_command() -> None:
     """Sign and store a checkpoint of every stream head now (even if nothing changed)."""
-    key = _settings_key()
+    key = settings_key()
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> Checkpoint | None:
         return await make_checkpoint(ChainStore(conn), key, allow_empty=True)
@@ -51,7 +51,7 @@ def checkpoint_command() -> None:
     )
 
 
-def _configured_key() -> Ed25519PrivateKey:
+def configured_key() -> Ed25519PrivateKey:
     """The configured key, for a verifier on the service's own machine; elsewhere there is
     none, and the auditor's copy of the public key is the one to trust anyway."""
     try:
@@ -112,7 +112,7 @@ def verify_chain_command(
         trusted = (
             [load_public_key(path) for path in public_keys]
             if public_keys
-            else [_configured_key().public_key()]
+            else [configured_key().public_key()]
         )
     except CheckpointKeyError as error:
         raise click.ClickException(str(error)) from None

@@ -1,0 +1,117 @@
+"""What an audit bundle reads (``service.audit.bundle``): the rounds settled in a window, the
+streams they involve, each stream's events with their chain hashes, and the checkpoints,
+all from one snapshot so the files agree with each other."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
+from typing import Any, Final, NamedTuple
+
+from russian_poker.events.postgres.chain import LeafRow, StoredCheckpoint
+from russian_poker.events.postgres.pool import Database, acquired
+from russian_poker.events.streams import SEAMLESS_PREFIX, TABLE_PREFIX, WALLET_PREFIX
+
+__all__ = ["BundleSnapshot", "BundleStore", "ChainedEvent"]
+
+_SETTLED: Final = """
+SELECT substr(stream_id, length($1) + 1) AS table_id, (data->>'round')::int AS round
+FROM events
+WHERE event_type = 'RoundSettled'
+  AND ($2::timestamptz IS NULL OR recorded_at >= $2)
+  AND ($3::timestamptz IS NULL OR recorded_at < $3)
+ORDER BY 1, 2
+"""
+# The money streams the commands of these tables wrote to, spelled as the partial index
+# events_money_command_id_idx (migration 0014) spells its predicate.
+_MONEY_STREAMS: Final = f"""
+SELECT DISTINCT m.stream_id FROM events AS m
+WHERE m.metadata->>'command_id' IN (
+        SELECT t.metadata->>'command_id' FROM events AS t WHERE t.stream_id = ANY($1::text[]))
+  AND (starts_with(m.stream_id, '{WALLET_PREFIX}') OR starts_with(m.stream_id, '{SEAMLESS_PREFIX}'))
+ORDER BY 1
+"""
+_STREAM: Final = """
+SELECT global_position, stream_id, stream_version, event_id, event_type, schema_version,
+       data::text AS data, metadata::text AS metadata, recorded_at, prev_hash, hash
+FROM events WHERE stream_id = $1 ORDER BY stream_version
+"""
+_CHECKPOINTS: Final = """
+SELECT seq, created_at, upto_tx_id::text::numeric AS upto_tx_id, upto_position, prev_digest,
+       leaf_count, merkle_root, digest, key_id, signature
+FROM chain_checkpoints ORDER BY seq
+"""
+_LEAVES: Final = """
+SELECT stream_id, stream_version, hash FROM chain_checkpoint_leaves
+WHERE seq = $1 ORDER BY stream_id COLLATE "C"
+"""
+_PREFETCH: Final = 2000
+
+
+class ChainedEvent(NamedTuple):
+    """An event as stored, with its links: ``data`` and ``metadata`` are PostgreSQL's
+    canonical ``jsonb`` text, the bytes the hash covers."""
+
+    global_position: int
+    stream_id: str
+    stream_version: int
+    event_id: Any
+    event_type: str
+    schema_version: int
+    data: str
+    metadata: str
+    recorded_at: datetime
+    prev_hash: bytes
+    hash: bytes
+
+
+class BundleSnapshot:
+    """Reads inside one REPEATABLE READ, read-only transaction."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    async def settled_rounds(
+        self, start: datetime | None, end: datetime | None
+    ) -> list[tuple[str, int]]:
+        """Every round (table id, number) settled in ``[start, end)``, by table and number."""
+        rows = await self._conn.fetch(_SETTLED, TABLE_PREFIX, start, end)
+        return [(row["table_id"], row["round"]) for row in rows]
+
+    async def money_streams(self, table_streams: Sequence[str]) -> list[str]:
+        """The wallet and seamless streams the commands at these tables wrote to."""
+        rows = await self._conn.fetch(_MONEY_STREAMS, list(table_streams))
+        return [row["stream_id"] for row in rows]
+
+    async def stream(self, stream_id: str) -> AsyncIterator[ChainedEvent]:
+        """The stream's events in version order, a few thousand rows at a time."""
+        async for row in self._conn.cursor(_STREAM, stream_id, prefetch=_PREFETCH):
+            yield ChainedEvent(*row.values())
+
+    async def checkpoints(self) -> list[tuple[StoredCheckpoint, list[LeafRow]]]:
+        """Every checkpoint, in order, each with its leaves in the tree's order."""
+        found = []
+        for row in await self._conn.fetch(_CHECKPOINTS):
+            leaves = [
+                LeafRow(*leaf.values()) for leaf in await self._conn.fetch(_LEAVES, row["seq"])
+            ]
+            values = dict(row)
+            values["upto_tx_id"] = int(values["upto_tx_id"])
+            found.append((StoredCheckpoint(**values), leaves))
+        return found
+
+
+class BundleStore:
+    """The bundle's reads on ``db``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    @contextlib.asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[BundleSnapshot]:
+        async with (
+            acquired(self._db) as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield BundleSnapshot(conn)

@@ -1,0 +1,101 @@
+"""The bundle's files and their records, as docs/audit-bundle.md lays them out."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Final
+
+import msgspec
+
+from russian_poker.events.ruleset import Ruleset
+
+__all__ = [
+    "CHECKPOINTS",
+    "EVENTS",
+    "FORMAT",
+    "MANIFEST",
+    "MANIFEST_SIG",
+    "PROOFS",
+    "PUBLIC_KEY",
+    "RULESETS",
+    "SOFTWARE",
+    "BundleCheckpoint",
+    "BundleEvent",
+    "BundleLeaf",
+    "BundleRuleset",
+    "Manifest",
+]
+
+FORMAT: Final = "russian-poker-audit-bundle/1"
+EVENTS: Final = "events.jsonl"
+CHECKPOINTS: Final = "checkpoints.jsonl"
+PROOFS: Final = "proofs.jsonl"
+RULESETS: Final = "rulesets.jsonl"
+SOFTWARE: Final = "software.json"
+PUBLIC_KEY: Final = "public-key.pem"
+MANIFEST: Final = "manifest.json"
+MANIFEST_SIG: Final = "manifest.sig"
+
+
+class BundleEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of ``events.jsonl``. ``data`` and ``metadata`` are the stored JSON; the hash
+    covers their canonical ``jsonb`` text (docs/audit.md, "The hash of an event")."""
+
+    stream_id: str
+    stream_version: int
+    global_position: int
+    event_id: str
+    event_type: str
+    schema_version: int
+    recorded_at: datetime
+    data: msgspec.Raw
+    metadata: msgspec.Raw
+    prev_hash: str
+    hash: str
+
+
+class BundleLeaf(msgspec.Struct, frozen=True, kw_only=True):
+    stream_id: str
+    stream_version: int
+    hash: str
+
+
+class BundleCheckpoint(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of ``checkpoints.jsonl``: a signed checkpoint and its leaves, hex."""
+
+    seq: int
+    created_at: datetime
+    upto_tx_id: int
+    upto_position: int
+    prev_digest: str
+    leaf_count: int
+    merkle_root: str
+    digest: str
+    key_id: str
+    signature: str
+    leaves: list[BundleLeaf]
+
+
+class BundleRuleset(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of ``rulesets.jsonl``: a ruleset a table opened with or changed to, with
+    the event that recorded it (its stream and version) and its fingerprint."""
+
+    table_id: str
+    stream_version: int
+    fingerprint: str
+    ruleset: Ruleset
+
+
+class Manifest(msgspec.Struct, frozen=True, kw_only=True):
+    """``manifest.json``; ``manifest.sig`` signs its exact bytes."""
+
+    format: str
+    created_at: datetime
+    start: datetime | None = msgspec.field(name="from")
+    end: datetime | None = msgspec.field(name="to")
+    rounds: int
+    streams: int
+    events: int
+    key_id: str
+    files: dict[str, str]
+    """Every other file of the bundle and its SHA-256, hex."""

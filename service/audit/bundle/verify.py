@@ -1,0 +1,289 @@
+"""``russian-poker audit verify-bundle``: a bundle checked from its files alone.
+
+No database, network or data directory. In order: the manifest's signature by a key the
+auditor trusts (never the copy inside the bundle) and every file's digest; every stream's
+hash links from the first event; every checkpoint (digest, signature, sequence, links,
+Merkle root, and its leaves against the events); every ruleset file line against the event
+that recorded it; every proof against the proof the events give and against the seeds
+(every card re-derived); and every round re-run through the rules. Each problem is a
+finding naming the file and line (or the round) and what differs."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from decimal import Decimal
+from pathlib import Path
+
+import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from russian_poker.events.codec import Event, decode_event
+from russian_poker.events.game import RulesetChanged, TableOpened
+from russian_poker.events.records import RecordedEvent
+from russian_poker.events.streams import TABLE_PREFIX
+from russian_poker.service.audit.bundle import files as f
+from russian_poker.service.audit.bundle.reads import BundleReads
+from russian_poker.service.audit.bundle.write import sha256_of
+from russian_poker.service.audit.replay import verify_rounds
+from russian_poker.service.chain.checkpoints import checkpoint_digest
+from russian_poker.service.chain.hashing import GENESIS, event_hash, jsonb_text
+from russian_poker.service.chain.keys import key_id, verify_signature
+from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
+from russian_poker.service.fairness.check import check_proof
+from russian_poker.service.fairness.proof import RoundProof, proof_from_events
+
+__all__ = ["BundleReport", "verify_bundle"]
+
+
+class BundleReport(msgspec.Struct, kw_only=True):
+    events: int = 0
+    streams: int = 0
+    checkpoints: int = 0
+    rulesets: int = 0
+    rounds: int = 0
+    cards: int = 0
+    findings: list[str] = msgspec.field(default_factory=list)
+
+
+def _canonical(raw: msgspec.Raw) -> str:
+    """The canonical ``jsonb`` text of a stored JSON value, the bytes its hash covers."""
+    return jsonb_text(json.loads(bytes(raw), parse_float=Decimal))
+
+
+async def verify_bundle(root: Path, trusted: Sequence[Ed25519PublicKey]) -> BundleReport:
+    """Every check of the module's docstring; the report's findings in the order found."""
+    report = BundleReport()
+    if not _manifest_holds(root, trusted, report):
+        return report  # nothing in files an unsigned manifest lists can be believed
+    heads = _events(root, report)
+    if report.findings:
+        return report
+    recorded, hashes = heads
+    _checkpoints(root, trusted, hashes, report)
+    tables = _tables(recorded)
+    _rulesets(root, tables, report)
+    selection = _proofs(root, tables, report)
+    replayed = await verify_rounds(BundleReads(recorded), selection)
+    for difference in replayed.differences:
+        report.findings.append(f"round {difference.table_id}:{difference.round}: {difference}")
+    return report
+
+
+def _manifest_holds(root: Path, trusted: Sequence[Ed25519PublicKey], report: BundleReport) -> bool:
+    try:
+        body = (root / f.MANIFEST).read_bytes()
+        signature = bytes.fromhex((root / f.MANIFEST_SIG).read_text().strip())
+    except (OSError, ValueError) as error:
+        report.findings.append(f"{f.MANIFEST}: cannot read it or its signature: {error}")
+        return False
+    if not any(verify_signature(key, signature, body) for key in trusted):
+        keys = ", ".join(key_id(k)[:16] + "…" for k in trusted)
+        report.findings.append(
+            f"{f.MANIFEST_SIG}: the manifest is not signed by a trusted key ({keys})"
+        )
+        return False
+    manifest = msgspec.json.decode(body, type=f.Manifest)
+    if manifest.format != f.FORMAT:
+        report.findings.append(f"{f.MANIFEST}: format {manifest.format!r}, expected {f.FORMAT}")
+        return False
+    present = {p.name for p in root.iterdir()} - {f.MANIFEST, f.MANIFEST_SIG}
+    for name in sorted(present - set(manifest.files)):
+        report.findings.append(f"{name}: a file the manifest does not list")
+    for name, digest in sorted(manifest.files.items()):
+        if name not in present:
+            report.findings.append(f"{name}: listed in the manifest, missing")
+        elif sha256_of(root / name) != digest:
+            report.findings.append(f"{name}: its SHA-256 is not the one the manifest signs")
+    return not report.findings
+
+
+def _events(
+    root: Path, report: BundleReport
+) -> tuple[list[RecordedEvent], dict[tuple[str, int], bytes]]:
+    """Every event, its links checked stream by stream from the first event."""
+    recorded: list[RecordedEvent] = []
+    hashes: dict[tuple[str, int], bytes] = {}
+    stream, version, previous = "", 0, GENESIS
+    with (root / f.EVENTS).open("rb") as lines:
+        for number, line in enumerate(lines, 1):
+            where = f"{f.EVENTS} line {number}"
+            try:
+                e = msgspec.json.decode(line, type=f.BundleEvent)
+            except msgspec.DecodeError as error:
+                report.findings.append(f"{where}: not an event record: {error}")
+                return recorded, hashes
+            if e.stream_id != stream:
+                stream, version, previous = e.stream_id, 0, GENESIS
+                report.streams += 1
+            report.events += 1
+            if e.stream_version != version + 1:
+                report.findings.append(
+                    f"{where}: stream {stream} goes from version {version} to {e.stream_version}"
+                )
+                return recorded, hashes
+            if bytes.fromhex(e.prev_hash) != previous:
+                report.findings.append(
+                    f"{where}: stream {stream} version {e.stream_version} does not link to"
+                    f" version {version}'s hash"
+                )
+                return recorded, hashes
+            data, metadata = _canonical(e.data), _canonical(e.metadata)
+            own = event_hash(
+                previous,
+                e.stream_id,
+                e.stream_version,
+                uuid.UUID(e.event_id),
+                e.event_type,
+                e.schema_version,
+                data,
+                metadata,
+                e.recorded_at,
+            )
+            if own.hex() != e.hash:
+                report.findings.append(
+                    f"{where}: stream {stream} version {e.stream_version} (event {e.event_id}):"
+                    " its content does not match its hash"
+                )
+                return recorded, hashes
+            version, previous = e.stream_version, own
+            hashes[(stream, version)] = own
+            recorded.append(
+                RecordedEvent(
+                    global_position=e.global_position,
+                    tx_id=0,
+                    stream_id=e.stream_id,
+                    stream_version=e.stream_version,
+                    event_id=uuid.UUID(e.event_id),
+                    event_type=e.event_type,
+                    schema_version=e.schema_version,
+                    data=data.encode(),
+                    metadata=metadata.encode(),
+                    recorded_at=e.recorded_at,
+                )
+            )
+    return recorded, hashes
+
+
+def _checkpoints(
+    root: Path,
+    trusted: Sequence[Ed25519PublicKey],
+    hashes: dict[tuple[str, int], bytes],
+    report: BundleReport,
+) -> None:
+    keys = {key_id(k): k for k in trusted}
+    heads: dict[str, int] = {}
+    for stream, version in hashes:
+        heads[stream] = max(version, heads.get(stream, 0))
+    previous = GENESIS
+    with (root / f.CHECKPOINTS).open("rb") as lines:
+        for number, line in enumerate(lines, 1):
+            where = f"{f.CHECKPOINTS} line {number}"
+            c = msgspec.json.decode(line, type=f.BundleCheckpoint)
+            report.checkpoints += 1
+            leaves = [
+                leaf_bytes(x.stream_id, x.stream_version, bytes.fromhex(x.hash)) for x in c.leaves
+            ]
+            root_hash = merkle_root(leaves)
+            digest = checkpoint_digest(
+                seq=c.seq,
+                created_at=c.created_at,
+                upto_tx_id=c.upto_tx_id,
+                upto_position=c.upto_position,
+                prev_digest=bytes.fromhex(c.prev_digest),
+                leaf_count=c.leaf_count,
+                merkle_root=root_hash,
+                key_id=c.key_id,
+            )
+            key = keys.get(c.key_id)
+            if c.seq != number:
+                report.findings.append(f"{where}: checkpoint {number} is missing before it")
+            elif bytes.fromhex(c.prev_digest) != previous:
+                report.findings.append(
+                    f"{where}: checkpoint {c.seq} does not follow the one before"
+                )
+            elif c.leaf_count != len(leaves) or root_hash.hex() != c.merkle_root:
+                report.findings.append(f"{where}: checkpoint {c.seq}'s leaves do not give its root")
+            elif key is None or not verify_signature(key, bytes.fromhex(c.signature), digest):
+                report.findings.append(
+                    f"{where}: checkpoint {c.seq} is not signed by a trusted key"
+                )
+            for leaf in c.leaves:
+                if leaf.stream_id not in heads:
+                    continue  # a stream the window does not involve
+                found = hashes.get((leaf.stream_id, leaf.stream_version))
+                if found is None or found.hex() != leaf.hash:
+                    report.findings.append(
+                        f"{where}: checkpoint {c.seq} signed {leaf.stream_id} version"
+                        f" {leaf.stream_version} with another hash than the bundle's event"
+                    )
+            previous = digest
+
+
+def _tables(recorded: list[RecordedEvent]) -> dict[str, list[tuple[int, Event]]]:
+    tables: dict[str, list[tuple[int, Event]]] = {}
+    for r in recorded:
+        if r.stream_id.startswith(TABLE_PREFIX):
+            event = decode_event(r.event_type, r.schema_version, r.data)
+            tables.setdefault(r.stream_id.removeprefix(TABLE_PREFIX), []).append(
+                (r.stream_version, event)
+            )
+    return tables
+
+
+def _rulesets(root: Path, tables: dict[str, list[tuple[int, Event]]], report: BundleReport) -> None:
+    recorded = {
+        (table_id, version): event.ruleset
+        for table_id, events in tables.items()
+        for version, event in events
+        if isinstance(event, TableOpened | RulesetChanged)
+    }
+    seen = set()
+    with (root / f.RULESETS).open("rb") as lines:
+        for number, line in enumerate(lines, 1):
+            where = f"{f.RULESETS} line {number}"
+            r = msgspec.json.decode(line, type=f.BundleRuleset)
+            report.rulesets += 1
+            seen.add((r.table_id, r.stream_version))
+            expected = recorded.get((r.table_id, r.stream_version))
+            if expected is None:
+                report.findings.append(f"{where}: no event of table {r.table_id} set a ruleset")
+            elif r.ruleset != expected:
+                report.findings.append(
+                    f"{where}: table {r.table_id}'s ruleset differs from the one its event"
+                    f" {r.stream_version} recorded"
+                )
+            elif r.fingerprint != expected.fingerprint:
+                report.findings.append(f"{where}: the fingerprint is not the ruleset's")
+    for table_id, version in sorted(set(recorded) - seen):
+        report.findings.append(
+            f"{f.RULESETS}: table {table_id}'s ruleset of event {version} is missing"
+        )
+
+
+def _proofs(
+    root: Path, tables: dict[str, list[tuple[int, Event]]], report: BundleReport
+) -> dict[str, list[int]]:
+    selection: dict[str, list[int]] = {}
+    with (root / f.PROOFS).open("rb") as lines:
+        for number, line in enumerate(lines, 1):
+            where = f"{f.PROOFS} line {number}"
+            proof = msgspec.json.decode(line, type=RoundProof)
+            round_id = f"round {proof.table_id}:{proof.round}"
+            report.rounds += 1
+            selection.setdefault(proof.table_id, []).append(proof.round)
+            events = [e for _, e in tables.get(proof.table_id, [])]
+            try:
+                expected = proof_from_events(proof.table_id, events, proof.round)
+            except LookupError as error:
+                report.findings.append(f"{where}: {round_id}: {error}")
+                continue
+            if expected != proof:
+                report.findings.append(f"{where}: {round_id}: not the proof its events give")
+                continue
+            verdict = check_proof(proof)
+            report.cards += verdict.cards_checked
+            if not verdict.ok:
+                report.findings.append(f"{where}: {round_id}: {verdict.mismatch}")
+    return selection

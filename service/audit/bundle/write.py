@@ -1,0 +1,197 @@
+"""``russian-poker audit bundle``: every round settled in a window, as signed files.
+
+One snapshot of the store: the whole stream of every table with a round settled in the
+window (from its opening, so each round can be re-run from the table's first event) and of
+every wallet those tables' commands moved, with their chain hashes; every checkpoint; each
+round's fairness proof; every ruleset the tables played by; the software digest; and the
+manifest of the files' SHA-256, signed. Streams are written as they are read, so memory
+holds one table's events at a time (its proofs are derived from them)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from russian_poker.events.codec import decode_event
+from russian_poker.events.game import RulesetChanged, TableOpened
+from russian_poker.events.streams import TABLE_PREFIX, table_stream
+from russian_poker.service.audit.bundle import files as f
+from russian_poker.service.chain.keys import key_id, public_pem
+from russian_poker.service.fairness.proof import proof_from_events
+from russian_poker.service.software import SoftwareManifest
+
+if TYPE_CHECKING:
+    from russian_poker.events.postgres.bundle import BundleSnapshot, BundleStore, ChainedEvent
+    from russian_poker.events.postgres.chain import LeafRow, StoredCheckpoint
+
+__all__ = ["BundleSummary", "sha256_of", "write_bundle"]
+
+_encode = msgspec.json.Encoder().encode
+
+
+class BundleSummary(msgspec.Struct, kw_only=True):
+    rounds: int = 0
+    tables: int = 0
+    streams: int = 0
+    events: int = 0
+    checkpoints: int = 0
+
+
+def sha256_of(path: Path) -> str:
+    """The file's SHA-256, hex, read a megabyte at a time."""
+    with path.open("rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
+
+
+def _line(record: msgspec.Struct) -> bytes:
+    return _encode(record) + b"\n"
+
+
+def _event(e: ChainedEvent) -> f.BundleEvent:
+    return f.BundleEvent(
+        stream_id=e.stream_id,
+        stream_version=e.stream_version,
+        global_position=e.global_position,
+        event_id=str(e.event_id),
+        event_type=e.event_type,
+        schema_version=e.schema_version,
+        recorded_at=e.recorded_at,
+        data=msgspec.Raw(e.data.encode()),
+        metadata=msgspec.Raw(e.metadata.encode()),
+        prev_hash=bytes(e.prev_hash).hex(),
+        hash=bytes(e.hash).hex(),
+    )
+
+
+async def write_bundle(
+    store: BundleStore,
+    key: Ed25519PrivateKey,
+    out: Path,
+    *,
+    start: datetime | None,
+    end: datetime | None,
+    software: SoftwareManifest,
+    progress: Callable[[BundleSummary], None] | None = None,
+) -> BundleSummary:
+    """Write the bundle of ``[start, end)`` into ``out`` (created; must hold no bundle)."""
+    out.mkdir(parents=True, exist_ok=True)
+    if (out / f.MANIFEST).exists():
+        raise FileExistsError(f"{out} already holds a bundle ({f.MANIFEST})")
+    summary = BundleSummary()
+    async with store.snapshot() as snapshot:
+        rounds = await snapshot.settled_rounds(start, end)
+        by_table: dict[str, list[int]] = {}
+        for table_id, number in rounds:
+            by_table.setdefault(table_id, []).append(number)
+        summary.rounds, summary.tables = len(rounds), len(by_table)
+        with (
+            (out / f.EVENTS).open("wb") as events,
+            (out / f.PROOFS).open("wb") as proofs,
+            (out / f.RULESETS).open("wb") as rulesets,
+        ):
+            for table_id, numbers in by_table.items():
+                await _table(snapshot, table_id, numbers, events, proofs, rulesets, summary)
+                if progress is not None:
+                    progress(summary)
+            streams = [table_stream(t) for t in by_table]
+            for stream_id in await snapshot.money_streams(streams):
+                summary.streams += 1
+                async for event in snapshot.stream(stream_id):
+                    events.write(_line(_event(event)))
+                    summary.events += 1
+        with (out / f.CHECKPOINTS).open("wb") as checkpoints:
+            for stored, leaves in await snapshot.checkpoints():
+                summary.checkpoints += 1
+                checkpoints.write(_line(_checkpoint(stored, leaves)))
+    (out / f.SOFTWARE).write_bytes(_encode(software) + b"\n")
+    (out / f.PUBLIC_KEY).write_text(public_pem(key.public_key()))
+    _sign(out, key, start, end, summary)
+    return summary
+
+
+async def _table(
+    snapshot: BundleSnapshot,
+    table_id: str,
+    numbers: list[int],
+    events: IO[bytes],
+    proofs: IO[bytes],
+    rulesets: IO[bytes],
+    summary: BundleSummary,
+) -> None:
+    """One table's stream, whole, then its rounds' proofs and its rulesets."""
+    decoded = []
+    summary.streams += 1
+    async for event in snapshot.stream(table_stream(table_id)):
+        events.write(_line(_event(event)))
+        summary.events += 1
+        recorded = decode_event(event.event_type, event.schema_version, event.data)
+        decoded.append(recorded)
+        if isinstance(recorded, TableOpened | RulesetChanged):
+            rulesets.write(
+                _line(
+                    f.BundleRuleset(
+                        table_id=event.stream_id.removeprefix(TABLE_PREFIX),
+                        stream_version=event.stream_version,
+                        fingerprint=recorded.ruleset.fingerprint,
+                        ruleset=recorded.ruleset,
+                    )
+                )
+            )
+    for number in numbers:
+        proofs.write(_line(proof_from_events(table_id, decoded, number)))
+
+
+def _checkpoint(c: StoredCheckpoint, leaves: list[LeafRow]) -> f.BundleCheckpoint:
+    return f.BundleCheckpoint(
+        seq=c.seq,
+        created_at=c.created_at,
+        upto_tx_id=c.upto_tx_id,
+        upto_position=c.upto_position,
+        prev_digest=bytes(c.prev_digest).hex(),
+        leaf_count=c.leaf_count,
+        merkle_root=bytes(c.merkle_root).hex(),
+        digest=bytes(c.digest).hex(),
+        key_id=c.key_id,
+        signature=bytes(c.signature).hex(),
+        leaves=[
+            f.BundleLeaf(
+                stream_id=leaf.stream_id,
+                stream_version=leaf.stream_version,
+                hash=bytes(leaf.hash).hex(),
+            )
+            for leaf in leaves
+        ],
+    )
+
+
+def _sign(
+    out: Path,
+    key: Ed25519PrivateKey,
+    start: datetime | None,
+    end: datetime | None,
+    summary: BundleSummary,
+) -> None:
+    digests = {
+        name: sha256_of(out / name)
+        for name in (f.EVENTS, f.CHECKPOINTS, f.PROOFS, f.RULESETS, f.SOFTWARE, f.PUBLIC_KEY)
+    }
+    manifest = f.Manifest(
+        format=f.FORMAT,
+        created_at=datetime.now(UTC),
+        start=start,
+        end=end,
+        rounds=summary.rounds,
+        streams=summary.streams,
+        events=summary.events,
+        key_id=key_id(key.public_key()),
+        files=digests,
+    )
+    body = msgspec.json.format(_encode(manifest), indent=2) + b"\n"
+    (out / f.MANIFEST).write_bytes(body)
+    (out / f.MANIFEST_SIG).write_text(key.sign(body).hex() + "\n")

@@ -1,0 +1,139 @@
+"""An audit bundle of the played rounds (internal wallets, every decision the bots make),
+verified from its files alone; then copies tampered with, each caught with the file and
+line. The database is not read by the verifier: it gets a directory and a public key."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import msgspec
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from russian_poker.events.postgres.bundle import BundleStore
+from russian_poker.service.audit.bundle import files as f
+from russian_poker.service.audit.bundle.verify import verify_bundle
+from russian_poker.service.audit.bundle.write import write_bundle
+from russian_poker.service.software import installed
+from tests.audit.conftest import Played
+
+KEY = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bundle test key").digest())
+
+
+@pytest.fixture(scope="module")
+async def bundle(played: Played, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bundle") / "b"
+    summary = await write_bundle(
+        BundleStore(played.pool), KEY, out, start=None, end=None, software=installed()
+    )
+    assert summary.rounds == played.rounds
+    return out
+
+
+def _copy(bundle: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "copy"
+    if copy.exists():
+        copy = tmp_path / f"copy-{len(list(tmp_path.iterdir()))}"
+    shutil.copytree(bundle, copy)
+    return copy
+
+
+def _resign(root: Path, key: Ed25519PrivateKey = KEY) -> None:
+    """What an exporter with the key could do after editing a file: list its new digest."""
+    manifest = json.loads((root / f.MANIFEST).read_bytes())
+    for name in manifest["files"]:
+        manifest["files"][name] = hashlib.sha256((root / name).read_bytes()).hexdigest()
+    body = json.dumps(manifest).encode()
+    (root / f.MANIFEST).write_bytes(body)
+    (root / f.MANIFEST_SIG).write_text(key.sign(body).hex())
+
+
+def _edit(root: Path, name: str, line: int, change: object) -> None:
+    lines = (root / name).read_bytes().splitlines(keepends=True)
+    lines[line] = change(lines[line]) if callable(change) else change  # type: ignore[assignment]
+    (root / name).write_bytes(b"".join(lines))
+
+
+async def _first_finding(root: Path) -> str:
+    report = await verify_bundle(root, [KEY.public_key()])
+    assert report.findings, "the tampering went unseen"
+    return report.findings[0]
+
+
+async def test_the_bundle_verifies_offline(bundle: Path, played: Played) -> None:
+    report = await verify_bundle(bundle, [KEY.public_key()])
+    assert report.findings == []
+    assert report.rounds == played.rounds and report.cards > 5 * played.rounds
+    assert report.events > played.commands and report.rulesets >= 10
+    names = {p.name for p in bundle.iterdir()}
+    assert {f.EVENTS, f.PROOFS, f.RULESETS, f.CHECKPOINTS, f.MANIFEST, f.MANIFEST_SIG} <= names
+
+
+async def test_only_the_auditors_key_is_trusted(bundle: Path, tmp_path: Path) -> None:
+    other = Ed25519PrivateKey.generate()
+    report = await verify_bundle(bundle, [other.public_key()])
+    assert report.findings[0].startswith("manifest.sig: the manifest is not signed by a trusted")
+    # A bundle re-signed by another key, its own public key shipped inside: still refused.
+    copy = _copy(bundle, tmp_path)
+    _resign(copy, other)
+    assert (await _first_finding(copy)).startswith("manifest.sig: the manifest is not signed")
+
+
+async def test_a_file_changed_after_signing(bundle: Path, tmp_path: Path) -> None:
+    copy = _copy(bundle, tmp_path)
+    _edit(copy, f.RULESETS, 0, lambda line: line.replace(b'"straight":4', b'"straight":5'))
+    assert (
+        await _first_finding(copy)
+        == "rulesets.jsonl: its SHA-256 is not the one the manifest signs"
+    )
+
+
+def _amount_edited(line: bytes) -> bytes:
+    event = json.loads(line)
+    event["data"]["amount"] += 1
+    return json.dumps(event).encode() + b"\n"
+
+
+async def test_events_tampered_with_are_named(bundle: Path, tmp_path: Path) -> None:
+    lines = (bundle / f.EVENTS).read_bytes().splitlines(keepends=True)
+    debit = next(i for i, line in enumerate(lines) if b'"WalletDebited"' in line)
+
+    edited = _copy(bundle, tmp_path / "a")
+    _edit(edited, f.EVENTS, debit, _amount_edited)
+    _resign(edited)
+    finding = await _first_finding(edited)
+    assert finding.startswith(f"events.jsonl line {debit + 1}: stream wallet-")
+    assert finding.endswith("its content does not match its hash")
+
+    deleted = _copy(bundle, tmp_path / "b")
+    _edit(deleted, f.EVENTS, 5, b"")
+    _resign(deleted)
+    assert (await _first_finding(deleted)).startswith("events.jsonl line 6: stream table-")
+
+    swapped = _copy(bundle, tmp_path / "c")
+    _edit(swapped, f.EVENTS, 5, lines[6])
+    _edit(swapped, f.EVENTS, 6, lines[5])
+    _resign(swapped)
+    assert "goes from version 5 to 7" in await _first_finding(swapped)
+
+
+async def test_a_card_in_a_proof_and_a_paytable_number(bundle: Path, tmp_path: Path) -> None:
+    proofs = _copy(bundle, tmp_path / "p")
+
+    def other_card(line: bytes) -> bytes:
+        proof = json.loads(line)
+        hand = proof["dealt"][0]["cards"]
+        hand[0] = next(c for c in ("2c", "3d", "4h", "5s") if c not in hand)
+        return msgspec.json.encode(proof) + b"\n"
+
+    _edit(proofs, f.PROOFS, 0, other_card)
+    _resign(proofs)
+    assert (await _first_finding(proofs)).startswith("proofs.jsonl line 1: round ")
+
+    paytable = _copy(bundle, tmp_path / "r")
+    _edit(paytable, f.RULESETS, 0, lambda line: line.replace(b'"straight":4', b'"straight":5'))
+    _resign(paytable)
+    assert "ruleset differs from the one its event" in await _first_finding(paytable)
