@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 from russian_poker.service.bootstrap import command_service, transfer_service
 from russian_poker.service.chain.keys import private_key_for, public_pem
 from russian_poker.service.cli import main
+from tests.audit import independent_verifier
 from tests.audit.bots import default_plans, fund_players, play_tables
 from tests.chain.conftest import below_horizon
 
@@ -59,6 +60,8 @@ async def test_bundle_then_verify_with_the_auditors_key(
     assert checked.exit_code == 0, checked.output
     assert f"1 checkpoint(s), 2 ruleset(s), {rounds} round(s)" in checked.output
     assert checked.output.rstrip().endswith("0 finding(s)")
+    # A lab's own verifier, written from docs/audit-bundle.md alone, agrees.
+    assert independent_verifier.verify(out, key.public_key()) == []
 
     # A leaf of the signed checkpoint changed (and the manifest re-signed by the key holder):
     # the checkpoint no longer gives its signed root.
@@ -80,3 +83,5 @@ async def test_bundle_then_verify_with_the_auditors_key(
     assert caught.exit_code == 1
     last = caught.output.rstrip().splitlines()[-1]
     assert last == "checkpoints.jsonl line 1: checkpoint 1's leaves do not give its root", last
+    found = independent_verifier.verify(tampered, key.public_key())
+    assert found[:2] == ["checkpoints line 1: root or digest", "checkpoints line 1: signature"]
