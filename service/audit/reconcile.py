@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Protocol
 
 import msgspec
 
@@ -48,12 +49,17 @@ from russian_poker.events.game import (
     DealerRevealed,
     SixthCardBought,
 )
-from russian_poker.events.postgres.reconcile import ReconcileReads, ReconcileStore, RoundEvent
+from russian_poker.events.postgres.reconcile import (
+    Orphan,
+    ReconcileReads,
+    ReconcileStore,
+    RoundEvent,
+)
 from russian_poker.events.streams import TABLE_PREFIX
 from russian_poker.events.wallet import WalletCredited, WalletDebited
 from russian_poker.service.audit.money_streams import internal_wallets, money_stream
 
-__all__ = ["Mismatch", "ReconcileReport", "reconcile"]
+__all__ = ["Mismatch", "ReconcileReport", "RoundMoneyReads", "reconcile", "reconcile_rounds"]
 
 _GAME_TYPES: Final = [
     "AntePlaced",
@@ -152,6 +158,30 @@ class ReconcileReport(msgspec.Struct, kw_only=True):
     def without_bets(self) -> int:
         """Rounds opened in which no ante was placed (yet, if still in play)."""
         return self.rounds - self.with_bets
+
+
+class RoundMoneyReads(Protocol):
+    """What the money check of rounds reads: the store's snapshot
+    (``events.postgres.reconcile``) or an audit bundle (``service.audit.bundle.reads``)."""
+
+    async def choose_rounds(self, start: datetime | None, end: datetime | None) -> int: ...
+
+    async def settled(self) -> int: ...
+
+    async def round_events(self, types: Sequence[str]) -> list[RoundEvent]: ...
+
+    async def money_events(self) -> list[RoundEvent]: ...
+
+    async def opened_wallets(self, wallet_ids: Iterable[str]) -> set[str]: ...
+
+    async def orphans(self, start: datetime | None, end: datetime | None) -> list[Orphan]: ...
+
+
+async def reconcile_rounds(reads: RoundMoneyReads) -> ReconcileReport:
+    """The money and cards checks alone, over the rounds ``reads`` chooses."""
+    report = ReconcileReport()
+    await _rounds(reads, report, None, None)
+    return report
 
 
 async def reconcile(
@@ -412,7 +442,7 @@ class _RoundBooks:
 
 
 async def _rounds(
-    reads: ReconcileReads, report: ReconcileReport, start: datetime | None, end: datetime | None
+    reads: RoundMoneyReads, report: ReconcileReport, start: datetime | None, end: datetime | None
 ) -> None:
     report.rounds = await reads.choose_rounds(start, end)
     report.settled = await reads.settled()

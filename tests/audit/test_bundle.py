@@ -7,6 +7,9 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import uuid
+from datetime import datetime
+from decimal import Decimal
 from pathlib import Path
 
 import msgspec
@@ -17,6 +20,7 @@ from russian_poker.events.postgres.bundle import BundleStore
 from russian_poker.service.audit.bundle import files as f
 from russian_poker.service.audit.bundle.verify import verify_bundle
 from russian_poker.service.audit.bundle.write import write_bundle
+from russian_poker.service.chain.hashing import event_hash, jsonb_text
 from russian_poker.service.software import installed
 from tests.audit.conftest import Played
 
@@ -68,6 +72,7 @@ async def test_the_bundle_verifies_offline(bundle: Path, played: Played) -> None
     assert report.findings == []
     assert report.rounds == played.rounds and report.cards > 5 * played.rounds
     assert report.events > played.commands and report.rulesets >= 10
+    assert report.boxes > played.rounds  # every box's money reconciled
     names = {p.name for p in bundle.iterdir()}
     assert {f.EVENTS, f.PROOFS, f.RULESETS, f.CHECKPOINTS, f.MANIFEST, f.MANIFEST_SIG} <= names
 
@@ -118,6 +123,47 @@ async def test_events_tampered_with_are_named(bundle: Path, tmp_path: Path) -> N
     _edit(swapped, f.EVENTS, 6, lines[5])
     _resign(swapped)
     assert "goes from version 5 to 7" in await _first_finding(swapped)
+
+
+async def test_money_the_rules_did_not_call_for(bundle: Path, tmp_path: Path) -> None:
+    """A debit re-hashed throughout its stream (an insider's consistent rewrite, signed by
+    the exporter's key) still links, replays... and does not reconcile: the game events
+    call for another amount. The replay names it first."""
+    copy = _copy(bundle, tmp_path)
+    lines = (copy / f.EVENTS).read_bytes().splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if b'"WalletCredited"' in line)
+    stream = json.loads(lines[index])["stream_id"]
+    _edit(copy, f.EVENTS, index, _amount_edited)
+    _rehash(copy, stream)
+    _resign(copy)
+    report = await verify_bundle(copy, [KEY.public_key()])
+    assert any(x.startswith("money: ") for x in report.findings), report.findings
+    assert report.findings[0].startswith("round "), report.findings[0]
+
+
+def _rehash(root: Path, stream: str) -> None:
+    """Re-link ``stream`` after an edit, as an insider with the hashing rules would."""
+    lines = (root / f.EVENTS).read_bytes().splitlines(keepends=True)
+    prev = bytes(32)
+    for i, line in enumerate(lines):
+        e = json.loads(line, parse_float=Decimal)
+        if e["stream_id"] != stream:
+            continue
+        e["prev_hash"] = prev.hex()
+        prev = event_hash(
+            prev,
+            e["stream_id"],
+            e["stream_version"],
+            uuid.UUID(e["event_id"]),
+            e["event_type"],
+            e["schema_version"],
+            jsonb_text(e["data"]),
+            jsonb_text(e["metadata"]),
+            datetime.fromisoformat(e["recorded_at"]),
+        )
+        e["hash"] = prev.hex()
+        lines[i] = json.dumps(e, default=str).encode() + b"\n"
+    (root / f.EVENTS).write_bytes(b"".join(lines))
 
 
 async def test_a_card_in_a_proof_and_a_paytable_number(bundle: Path, tmp_path: Path) -> None:

@@ -5,8 +5,9 @@ auditor trusts (never the copy inside the bundle) and every file's digest; every
 hash links from the first event; every checkpoint (digest, signature, sequence, links,
 Merkle root, and its leaves against the events); every ruleset file line against the event
 that recorded it; every proof against the proof the events give and against the seeds
-(every card re-derived); and every round re-run through the rules. Each problem is a
-finding naming the file and line (or the round) and what differs."""
+(every card re-derived); every round re-run through the rules; and every box's money
+reconciled to the unit: the debits and credits its game events call for, and no others.
+Each problem is a finding naming the file and line (or the round) and what differs."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from russian_poker.events.streams import TABLE_PREFIX
 from russian_poker.service.audit.bundle import files as f
 from russian_poker.service.audit.bundle.reads import BundleReads
 from russian_poker.service.audit.bundle.write import sha256_of
+from russian_poker.service.audit.reconcile import reconcile_rounds
 from russian_poker.service.audit.replay import verify_rounds
 from russian_poker.service.chain.checkpoints import checkpoint_digest
 from russian_poker.service.chain.hashing import GENESIS, event_hash, jsonb_text
@@ -44,6 +46,7 @@ class BundleReport(msgspec.Struct, kw_only=True):
     rulesets: int = 0
     rounds: int = 0
     cards: int = 0
+    boxes: int = 0
     findings: list[str] = msgspec.field(default_factory=list)
 
 
@@ -65,9 +68,14 @@ async def verify_bundle(root: Path, trusted: Sequence[Ed25519PublicKey]) -> Bund
     tables = _tables(recorded)
     _rulesets(root, tables, report)
     selection = _proofs(root, tables, report)
-    replayed = await verify_rounds(BundleReads(recorded), selection)
+    reads = BundleReads(recorded, [(t, n) for t, numbers in selection.items() for n in numbers])
+    replayed = await verify_rounds(reads, selection)
     for difference in replayed.differences:
         report.findings.append(f"round {difference.table_id}:{difference.round}: {difference}")
+    books = await reconcile_rounds(reads)
+    report.boxes = books.boxes
+    for mismatch in books.mismatches:
+        report.findings.append(f"money: {mismatch.subject}: {mismatch.detail}")
     return report
 
 
