@@ -11,7 +11,7 @@ import msgspec
 
 from russian_poker.projections.paging import NextCursor
 
-__all__ = ["DailyFigures", "DailyReport", "TransactionPage", "WalletTransaction"]
+__all__ = ["DailyFigures", "DailyReport", "OperatorCall", "TransactionPage", "WalletTransaction"]
 
 
 class WalletTransaction(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,6 +115,14 @@ class TransactionPage(msgspec.Struct, frozen=True, kw_only=True):
         msgspec.Meta(description="Money calls in the order the game recorded them (`seq`)."),
     ]
     next_cursor: NextCursor
+
+
+class OperatorCall(WalletTransaction, frozen=True, kw_only=True):
+    """A call to a seamless operator's wallet as ``GET /v1/operators/{id}/transactions``
+    serves it, and the operator it went to (a line of an audit bundle's
+    ``operator-calls.jsonl``)."""
+
+    operator_id: str
 
 
 class DailyFigures(msgspec.Struct, frozen=True, kw_only=True):

@@ -12,6 +12,7 @@ from typing import Any, Final, NamedTuple
 from russian_poker.events.postgres.chain import LeafRow, StoredCheckpoint
 from russian_poker.events.postgres.pool import Database, acquired
 from russian_poker.events.streams import SEAMLESS_PREFIX, TABLE_PREFIX, WALLET_PREFIX
+from russian_poker.projections.books import OperatorCall
 
 __all__ = ["BundleSnapshot", "BundleStore", "ChainedEvent"]
 
@@ -45,6 +46,14 @@ FROM chain_checkpoints ORDER BY seq
 _LEAVES: Final = """
 SELECT stream_id, stream_version, hash FROM chain_checkpoint_leaves
 WHERE seq = $1 ORDER BY stream_id COLLATE "C"
+"""
+_CALLS: Final = """
+SELECT operator_id, seq, transaction_id, kind, reason, amount, currency, player_id, session_id,
+       table_id, round, box, round_closed, reference_transaction_id, reference_transaction_ids,
+       status, answer_status, operator_transaction_id, attempts, created_at, updated_at
+FROM wallet_transactions
+WHERE (table_id, round) IN (SELECT * FROM unnest($1::text[], $2::int[]))
+ORDER BY seq
 """
 _PREFETCH: Final = 2000
 
@@ -88,6 +97,23 @@ class BundleSnapshot:
         """The stream's events in version order, a few thousand rows at a time."""
         async for row in self._conn.cursor(_STREAM, stream_id, prefetch=_PREFETCH):
             yield ChainedEvent(*row.values())
+
+    async def operator_calls(self, rounds: Sequence[tuple[str, int]]) -> list[OperatorCall]:
+        """Every call to a seamless operator's wallet made or owed for these rounds."""
+        rows = await self._conn.fetch(_CALLS, [t for t, _ in rounds], [n for _, n in rounds])
+        calls = []
+        for row in rows:
+            values = dict(row)
+            number = values.pop("round")
+            refs = values.pop("reference_transaction_ids")
+            calls.append(
+                OperatorCall(
+                    **values,
+                    round_id=f"{values['table_id']}:{number}",
+                    reference_transaction_ids=list(refs) if refs is not None else None,
+                )
+            )
+        return calls
 
     async def checkpoints(self) -> list[tuple[StoredCheckpoint, list[LeafRow]]]:
         """Every checkpoint, in order, each with its leaves in the tree's order."""

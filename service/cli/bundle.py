@@ -96,7 +96,8 @@ def verify_bundle_command(root: Path, public_keys: tuple[Path, ...]) -> None:
     click.echo(
         f"{report.events:,} events in {report.streams} streams, {report.checkpoints}"
         f" checkpoint(s), {report.rulesets} ruleset(s), {report.rounds} round(s) with"
-        f" {report.cards:,} cards re-derived and replayed, {report.boxes} box(es) reconciled;"
+        f" {report.cards:,} cards re-derived and replayed, {report.boxes} box(es) and"
+        f" {report.calls} operator call(s) reconciled;"
         f" {len(report.findings)} finding(s)"
     )
     if report.findings:

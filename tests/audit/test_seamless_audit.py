@@ -7,20 +7,27 @@ a tampered seamless amount, or a money event moved to the other kind of stream, 
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
 import msgspec
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from russian_poker.events.postgres.bundle import BundleStore
 from russian_poker.events.postgres.rebuild import RebuildStore
 from russian_poker.events.postgres.reconcile import ReconcileStore
 from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.projections.rebuild import rebuild
 from russian_poker.projections.redaction import round_of
+from russian_poker.service.audit.bundle.verify import verify_bundle
+from russian_poker.service.audit.bundle.write import write_bundle
 from russian_poker.service.audit.reconcile import reconcile
 from russian_poker.service.audit.replay import select_rounds, verify_rounds
+from russian_poker.service.software import installed
 from tests.audit.tampering import rolled_back
 from tests.operators.casino import Casino, Player, staff
 from tests.operators.conftest import casino, reference_wallet, reference_wallet_factory
@@ -306,3 +313,37 @@ async def test_money_in_the_wrong_kind_of_stream_fails_replay_and_reconcile(
     balances = [m for m in books.mismatches if m.check == "balances"]
     assert [m.subject for m in balances] == [f"wallet {row['wallet']}"]
     assert any(m.check == "ledger" for m in books.mismatches)
+
+
+async def test_a_bundle_of_the_shared_rounds_reconciles_the_operators_calls(
+    casino: Casino, shared: Shared, tmp_path: Any
+) -> None:
+    """The bundle carries acme's calls with their statuses: every committed bet is a debit
+    of alice's and every win paid or owed a credit, to the unit; a call whose status was
+    changed afterwards (a bet said rolled back) no longer reconciles."""
+    key = Ed25519PrivateKey.generate()
+    out = tmp_path / "bundle"
+    await write_bundle(
+        BundleStore(casino.pool), key, out, start=None, end=None, software=installed()
+    )
+    report = await verify_bundle(out, [key.public_key()])
+    assert report.findings == []
+    calls = [json.loads(line) for line in (out / "operator-calls.jsonl").read_text().splitlines()]
+    assert report.calls == len(calls) >= 4  # two rounds of alice's: bets and wins
+    assert {c["operator_id"] for c in calls} == {"acme"}
+    assert report.boxes >= 4  # alice's and bob's boxes, seamless and internal
+
+    bet = next(i for i, c in enumerate(calls) if c["kind"] == "bet")
+    calls[bet]["status"] = "rolled_back"
+    (out / "operator-calls.jsonl").write_text("".join(json.dumps(c) + "\n" for c in calls))
+    manifest = json.loads((out / "manifest.json").read_bytes())
+    manifest["files"]["operator-calls.jsonl"] = hashlib.sha256(
+        (out / "operator-calls.jsonl").read_bytes()
+    ).hexdigest()
+    body = json.dumps(manifest).encode()
+    (out / "manifest.json").write_bytes(body)
+    (out / "manifest.sig").write_text(key.sign(body).hex())
+    tampered = await verify_bundle(out, [key.public_key()])
+    assert [x for x in tampered.findings if x.startswith("operator-calls.jsonl: acme:alice")], (
+        tampered.findings
+    )

@@ -8,6 +8,7 @@ from typing import Final
 import msgspec
 
 from russian_poker.events.ruleset import Ruleset
+from russian_poker.projections.books import OperatorCall
 
 __all__ = [
     "CHECKPOINTS",
@@ -15,6 +16,7 @@ __all__ = [
     "FORMAT",
     "MANIFEST",
     "MANIFEST_SIG",
+    "OPERATOR_CALLS",
     "PROOFS",
     "PUBLIC_KEY",
     "RULESETS",
@@ -24,6 +26,7 @@ __all__ = [
     "BundleLeaf",
     "BundleRuleset",
     "Manifest",
+    "OperatorCall",
 ]
 
 FORMAT: Final = "russian-poker-audit-bundle/1"
@@ -35,6 +38,7 @@ SOFTWARE: Final = "software.json"
 PUBLIC_KEY: Final = "public-key.pem"
 MANIFEST: Final = "manifest.json"
 MANIFEST_SIG: Final = "manifest.sig"
+OPERATOR_CALLS: Final = "operator-calls.jsonl"
 
 
 class BundleEvent(msgspec.Struct, frozen=True, kw_only=True):

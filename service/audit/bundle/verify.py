@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import defaultdict
 from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
+from typing import Final
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -23,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from russian_poker.events.codec import Event, decode_event
 from russian_poker.events.game import RulesetChanged, TableOpened
 from russian_poker.events.records import RecordedEvent
-from russian_poker.events.streams import TABLE_PREFIX
+from russian_poker.events.streams import SEAMLESS_PREFIX, TABLE_PREFIX
 from russian_poker.service.audit.bundle import files as f
 from russian_poker.service.audit.bundle.reads import BundleReads
 from russian_poker.service.audit.bundle.write import sha256_of
@@ -35,6 +37,7 @@ from russian_poker.service.chain.keys import key_id, verify_signature
 from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
 from russian_poker.service.fairness.check import check_proof
 from russian_poker.service.fairness.proof import RoundProof, proof_from_events
+from russian_poker.service.rules.tenancy import operator_of
 
 __all__ = ["BundleReport", "verify_bundle"]
 
@@ -47,6 +50,7 @@ class BundleReport(msgspec.Struct, kw_only=True):
     rounds: int = 0
     cards: int = 0
     boxes: int = 0
+    calls: int = 0
     findings: list[str] = msgspec.field(default_factory=list)
 
 
@@ -68,10 +72,11 @@ async def verify_bundle(root: Path, trusted: Sequence[Ed25519PublicKey]) -> Bund
     tables = _tables(recorded)
     _rulesets(root, tables, report)
     selection = _proofs(root, tables, report)
-    reads = BundleReads(recorded, [(t, n) for t, numbers in selection.items() for n in numbers])
+    reads = BundleReads(recorded, reads_rounds(selection))
     replayed = await verify_rounds(reads, selection)
     for difference in replayed.differences:
         report.findings.append(f"round {difference.table_id}:{difference.round}: {difference}")
+    _operator_calls(root, recorded, set(reads_rounds(selection)), report)
     books = await reconcile_rounds(reads)
     report.boxes = books.boxes
     for mismatch in books.mismatches:
@@ -227,6 +232,54 @@ def _checkpoints(
                         f" {leaf.stream_version} with another hash than the bundle's event"
                     )
             previous = digest
+
+
+def reads_rounds(selection: dict[str, list[int]]) -> list[tuple[str, int]]:
+    return [(t, n) for t, numbers in selection.items() for n in numbers]
+
+
+_PAID: Final = ("queued", "delivered", "manual")
+"""A win call's statuses that pay it (owed or done); a bet's only one is ``committed``."""
+
+
+def _operator_calls(
+    root: Path, recorded: list[RecordedEvent], rounds: set[tuple[str, int]], report: BundleReport
+) -> None:
+    """Per seamless player and round: the bets the operator committed are the debits the
+    game recorded, and the wins paid or owed are its credits, to the unit."""
+    calls: dict[tuple[str, str, int], list[int]] = defaultdict(lambda: [0, 0])
+    with (root / f.OPERATOR_CALLS).open("rb") as lines:
+        for line in lines:
+            call = msgspec.json.decode(line, type=f.OperatorCall)
+            report.calls += 1
+            table_id, _, number = call.round_id.rpartition(":")
+            key = (f"{call.operator_id}:{call.player_id}", table_id, int(number))
+            if call.kind == "bet" and call.status == "committed":
+                calls[key][0] += call.amount
+            elif call.kind == "win" and call.status in _PAID:
+                calls[key][1] += call.amount
+    moved: dict[tuple[str, str, int], list[int]] = defaultdict(lambda: [0, 0])
+    for event in recorded:
+        if not event.stream_id.startswith(SEAMLESS_PREFIX) or event.event_type not in _MONEY:
+            continue
+        data = json.loads(event.data)
+        if (data["table_id"], data["round"]) not in rounds:
+            continue
+        ref = operator_of(event.stream_id.removeprefix(SEAMLESS_PREFIX))
+        key = (f"{ref.operator_id}:{ref.player_id}", data["table_id"], data["round"])
+        moved[key][event.event_type == "WalletCredited"] += data["amount"]
+    for key in sorted(set(calls) | set(moved)):
+        (bets, wins), (debits, credits) = calls[key], moved[key]
+        if (bets, wins) != (debits, credits):
+            player, table_id, at = key
+            report.findings.append(
+                f"{f.OPERATOR_CALLS}: {player} at {table_id}:{at}: the operator's calls"
+                f" commit bets of {bets} and pay wins of {wins}, the events debit {debits}"
+                f" and credit {credits}"
+            )
+
+
+_MONEY: Final = ("WalletDebited", "WalletCredited")
 
 
 def _tables(recorded: list[RecordedEvent]) -> dict[str, list[tuple[int, Event]]]:

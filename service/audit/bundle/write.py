@@ -105,6 +105,9 @@ async def write_bundle(
                 async for event in snapshot.stream(stream_id):
                     events.write(_line(_event(event)))
                     summary.events += 1
+        with (out / f.OPERATOR_CALLS).open("wb") as calls:
+            for call in await snapshot.operator_calls(rounds):
+                calls.write(_line(call))
         with (out / f.CHECKPOINTS).open("wb") as checkpoints:
             for stored, leaves in await snapshot.checkpoints():
                 summary.checkpoints += 1
@@ -179,7 +182,15 @@ def _sign(
 ) -> None:
     digests = {
         name: sha256_of(out / name)
-        for name in (f.EVENTS, f.CHECKPOINTS, f.PROOFS, f.RULESETS, f.SOFTWARE, f.PUBLIC_KEY)
+        for name in (
+            f.EVENTS,
+            f.CHECKPOINTS,
+            f.PROOFS,
+            f.RULESETS,
+            f.OPERATOR_CALLS,
+            f.SOFTWARE,
+            f.PUBLIC_KEY,
+        )
     }
     manifest = f.Manifest(
         format=f.FORMAT,
