@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import struct
 import uuid
 from datetime import UTC, datetime
@@ -31,6 +32,7 @@ _INT4: Final = struct.Struct(">i")
 # PostgreSQL's escape_json: these five by name, other control characters as \u00xx.
 _ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r"}
 _ESCAPES["\t"] = "\\t"
+_NEEDS_ESCAPE: Final = re.compile(r'[\x00-\x1f"\\]')
 
 
 def micros(moment: datetime) -> int:
@@ -105,14 +107,11 @@ def _numeric(number: Decimal) -> str:
     return format(abs(number) if number.is_zero() else number, "f")
 
 
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group()
+    return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
+
+
 def _string(text: str) -> str:
-    out = []
-    for char in text:
-        escaped = _ESCAPES.get(char)
-        if escaped is not None:
-            out.append(escaped)
-        elif char < " ":
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    # Most strings need no escape at all: one regex scan, not a loop over characters.
+    return '"' + _NEEDS_ESCAPE.sub(_escaped, text) + '"'

@@ -20,11 +20,6 @@ __all__ = ["BundleReads"]
 _MONEY_TYPES = ("WalletDebited", "WalletCredited")
 
 
-def _data(event: RecordedEvent) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(event.data)
-    return data
-
-
 def _row(event: RecordedEvent) -> RoundEvent:
     return RoundEvent(event.stream_id, event.event_type, event.schema_version, event.data.decode())
 
@@ -37,12 +32,18 @@ class BundleReads:
         self._streams: dict[str, list[RecordedEvent]] = {}
         self._money: dict[str, list[RecordedEvent]] = {}
         self._chosen = set(rounds)
+        self._data: dict[int, dict[str, Any]] = {}
         for event in events:
             self._streams.setdefault(event.stream_id, []).append(event)
+            self._data[event.global_position] = json.loads(event.data)
             if event.stream_id.startswith(MONEY_PREFIXES):
                 command_id = json.loads(event.metadata).get("command_id")
                 if command_id:
                     self._money.setdefault(command_id, []).append(event)
+
+    def _of(self, event: RecordedEvent) -> dict[str, Any]:
+        """The event's data, parsed once."""
+        return self._data[event.global_position]
 
     # -- replay --------------------------------------------------------------------------
 
@@ -76,7 +77,7 @@ class BundleReads:
             if stream_id.startswith(TABLE_PREFIX)
             for e in events
             if e.event_type == "RoundSettled"
-            and (stream_id.removeprefix(TABLE_PREFIX), _data(e)["round"]) in self._chosen
+            and (stream_id.removeprefix(TABLE_PREFIX), self._of(e)["round"]) in self._chosen
         )
 
     async def round_events(self, types: Sequence[str]) -> list[RoundEvent]:
@@ -87,7 +88,7 @@ class BundleReads:
             if stream_id.startswith(TABLE_PREFIX)
             for e in self._streams[stream_id]
             if e.event_type in wanted
-            and (stream_id.removeprefix(TABLE_PREFIX), _data(e).get("round")) in self._chosen
+            and (stream_id.removeprefix(TABLE_PREFIX), self._of(e).get("round")) in self._chosen
         ]
 
     def _money_events(self) -> list[RecordedEvent]:
@@ -106,14 +107,14 @@ class BundleReads:
         return [
             _row(e)
             for e in self._money_events()
-            if (_data(e).get("table_id"), _data(e).get("round")) in self._chosen
+            if (self._of(e).get("table_id"), self._of(e).get("round")) in self._chosen
         ]
 
     async def orphans(self, start: datetime | None, end: datetime | None) -> list[Orphan]:
         """Money events naming a round of a bundle table that the table never opened (the
         wallets' other tables are not in the bundle: their rounds are not judged here)."""
         opened = {
-            (stream_id.removeprefix(TABLE_PREFIX), _data(e)["round"])
+            (stream_id.removeprefix(TABLE_PREFIX), self._of(e)["round"])
             for stream_id, events in self._streams.items()
             if stream_id.startswith(TABLE_PREFIX)
             for e in events
@@ -122,7 +123,7 @@ class BundleReads:
         tables = {t for t, _ in opened}
         found = []
         for e in self._money_events():
-            table_id, number = _data(e).get("table_id"), _data(e).get("round")
+            table_id, number = self._of(e).get("table_id"), self._of(e).get("round")
             if table_id in tables and (table_id, number) not in opened:
                 found.append(Orphan(e.stream_id, table_id, number, e.global_position))
         return found

@@ -112,6 +112,20 @@ def _manifest_holds(root: Path, trusted: Sequence[Ed25519PublicKey], report: Bun
     return not report.findings
 
 
+def _hash(e: f.BundleEvent, previous: bytes, data: str, metadata: str) -> bytes:
+    return event_hash(
+        previous,
+        e.stream_id,
+        e.stream_version,
+        uuid.UUID(e.event_id),
+        e.event_type,
+        e.schema_version,
+        data,
+        metadata,
+        e.recorded_at,
+    )
+
+
 def _events(
     root: Path, report: BundleReport
 ) -> tuple[list[RecordedEvent], dict[tuple[str, int], bytes]]:
@@ -142,18 +156,14 @@ def _events(
                     f" version {version}'s hash"
                 )
                 return recorded, hashes
-            data, metadata = _canonical(e.data), _canonical(e.metadata)
-            own = event_hash(
-                previous,
-                e.stream_id,
-                e.stream_version,
-                uuid.UUID(e.event_id),
-                e.event_type,
-                e.schema_version,
-                data,
-                metadata,
-                e.recorded_at,
-            )
+            # The file carries the stored canonical text as written: if its bytes give the
+            # recorded hash they are that text (a hash has no second preimage). Only a file
+            # re-formatted since needs the text rendered again from the parsed values.
+            data, metadata = bytes(e.data).decode(), bytes(e.metadata).decode()
+            own = _hash(e, previous, data, metadata)
+            if own.hex() != e.hash:
+                data, metadata = _canonical(e.data), _canonical(e.metadata)
+                own = _hash(e, previous, data, metadata)
             if own.hex() != e.hash:
                 report.findings.append(
                     f"{where}: stream {stream} version {e.stream_version} (event {e.event_id}):"
