@@ -68,9 +68,8 @@ async def main(args: argparse.Namespace) -> None:
         await fund_players(transfer_service(pool), plans)
         started = time.perf_counter()
         rounds, commands = await play_tables(command_service(pool), pool, plans, args.rounds)
-        print(
-            f"played {rounds:,} rounds ({commands:,} commands) in {time.perf_counter() - started:.0f} s"
-        )
+        took = time.perf_counter() - started
+        print(f"played {rounds:,} rounds ({commands:,} commands) in {took:.0f} s")
         key = Ed25519PrivateKey.generate()
         await make_checkpoint(ChainStore(pool), key, allow_empty=True)
         written, verified, live = [], [], []

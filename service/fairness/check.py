@@ -75,6 +75,9 @@ def check_proof(proof: RoundProof) -> Verdict:
             f"{proof.commitment}"
         )
     verdict.lines.append(f"commitment {proof.commitment} = SHA-256(server seed): ok")
+    rules = _rules_problem(proof)
+    if rules is not None:
+        return verdict.fail(rules)
     seeds = [(b.box, b.client_seed) for b in proof.boxes if b.client_seed is not None]
     for box, text in seeds:
         problem = client_seed_problem(text)
@@ -106,6 +109,21 @@ def check_proof(proof: RoundProof) -> Verdict:
         "match the deck the seeds make"
     )
     return verdict
+
+
+def _rules_problem(proof: RoundProof) -> str | None:
+    """The dealer's replacements the table's rules allow: none without the dealer draw;
+    after the paid draw, at most ``dealer_redraw_limit`` free ones."""
+    replaced = proof.dealer_replacements
+    if replaced and not proof.dealer_draw:
+        return "dealer_replacements: the table has no dealer draw, the round records some"
+    free = sum(1 for r in replaced if r.free)
+    if proof.dealer_redraw_limit is not None and free > proof.dealer_redraw_limit:
+        return (
+            f"dealer_replacements: {free} free redraw(s), the table allows"
+            f" {proof.dealer_redraw_limit}"
+        )
+    return None
 
 
 def _play(verdict: Verdict, proof: RoundProof, deck: Deck) -> None:

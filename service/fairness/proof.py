@@ -20,7 +20,13 @@ from typing import Annotated, Final, Literal, Protocol
 import msgspec
 
 from russian_poker.events.codec import Event, decode_event
-from russian_poker.events.game import CardsDealt, RoundOpened, RoundSettled
+from russian_poker.events.game import (
+    CardsDealt,
+    RoundOpened,
+    RoundSettled,
+    RulesetChanged,
+    TableOpened,
+)
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.ruleset import Ruleset
 from russian_poker.events.streams import table_stream
@@ -110,6 +116,21 @@ class RoundProof(msgspec.Struct, frozen=True, kw_only=True):
     server_seed: Annotated[
         str, msgspec.Meta(description="The round's server seed, 32 bytes in hex, revealed.")
     ]
+    ruleset_version: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="The version of the table's ruleset the round was played by: 1 at"
+            " opening, +1 at each change (the availability log lists them). Null only in"
+            " records saved before 0.2.0."
+        ),
+    ] = None
+    ruleset_fingerprint: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="That ruleset's fingerprint, as the round record names it (16 hex"
+            " digits). Null only in records saved before 0.2.0."
+        ),
+    ] = None
     discards_return_to_deck: Annotated[
         bool,
         msgspec.Meta(
@@ -117,6 +138,21 @@ class RoundProof(msgspec.Struct, frozen=True, kw_only=True):
             "replacements are drawn (else they are set aside)."
         ),
     ]
+    dealer_draw: Annotated[
+        bool,
+        msgspec.Meta(
+            description="The table's rule: a light box may ask for the dealer draw when the"
+            " dealer has no game (else there are no dealer replacements). True in records"
+            " saved before 0.2.0, which did not carry it."
+        ),
+    ] = True
+    dealer_redraw_limit: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="The table's rule: how many free redraws may follow the dealer draw;"
+            " null is unlimited (and in records saved before 0.2.0, which did not carry it)."
+        ),
+    ] = None
     stacked_deck: Annotated[
         _Cards | None,
         msgspec.Meta(
@@ -167,16 +203,13 @@ def proof_from_events(table_id: str, events: Sequence[Event], number: int) -> Ro
         ),
         len(events),
     )
-    rules = next(
-        (
-            r
-            for e in reversed(events[:cut])
-            if isinstance(r := getattr(e, "ruleset", None), Ruleset)
-        ),
-        None,
+    setter = next(
+        (e for e in reversed(events[:cut]) if isinstance(e, TableOpened | RulesetChanged)), None
     )
-    if rules is None:
+    if setter is None:
         raise LookupError(f"table {table_id} has no ruleset before round {number}")
+    rules = setter.ruleset
+    version = setter.version if isinstance(setter, RulesetChanged) else 1
     opened = events[opened_at]
     assert isinstance(opened, RoundOpened)
     # The round's record, by the fold the audit trail stores (projections.game_record).
@@ -191,20 +224,30 @@ def proof_from_events(table_id: str, events: Sequence[Event], number: int) -> Ro
         fold_table_event(record, event, "", 0)
     if settled is None:
         raise LookupError(f"round {table_id}:{number} is not settled: its seed is still secret")
-    return proof_of(table_id, number, record, opened.commitment, settled.seed.hex(), rules)
+    return proof_of(table_id, number, record, opened.commitment, settled.seed.hex(), rules, version)
 
 
 def proof_of(
-    table_id: str, number: int, record: GameRecord, commitment: str, seed: str, rules: Ruleset
+    table_id: str,
+    number: int,
+    record: GameRecord,
+    commitment: str,
+    seed: str,
+    rules: Ruleset,
+    ruleset_version: int,
 ) -> RoundProof:
-    """The proof, read off a settled round's record."""
+    """The proof, read off a settled round's record, with every rule the cards depend on."""
     standing = sorted((b for b in record.boxes if not b.cancelled), key=lambda b: b.box)
     return RoundProof(
         table_id=table_id,
         round=number,
         commitment=commitment,
         server_seed=seed,
+        ruleset_version=ruleset_version,
+        ruleset_fingerprint=rules.fingerprint,
         discards_return_to_deck=rules.discards_return_to_deck,
+        dealer_draw=rules.dealer_draw,
+        dealer_redraw_limit=rules.dealer_redraw_limit,
         stacked_deck=tuple(record.deck) if record.deck else None,
         boxes=tuple(
             ProofBox(box=b.box, player=b.player, ante=b.ante, client_seed=b.client_seed)

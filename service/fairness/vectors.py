@@ -192,7 +192,9 @@ def build_vectors() -> dict[str, Any]:
             "server_seed": "32 bytes, hex: the secret seed the round commits to.",
             "commitment": "SHA-256 of the server seed's 32 bytes, lowercase hex.",
             "boxes": "The boxes with a bet at the deal: box number, ante, client seed (null:"
-            " none), in the order the antes were placed.",
+            " none), in the order the antes were placed: on purpose not always box order,"
+            " which changes nothing (the deck key takes the seeds by box number, play order"
+            " comes from the antes) and catches a verifier that takes them as listed.",
             "deck_key_message": "The HMAC message, hex: the domain tag, then for each box with a"
             " client seed in box-number order: box (1 byte), seed length (1 byte), seed"
             " (ASCII). Null when no box has a client seed.",

@@ -11,10 +11,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from russian_poker.events.codec import Event
-from russian_poker.events.commands import CancelBets, Deal, Fold, PlaceAnte, RepeatBets, StackDeck
-from russian_poker.events.game import AntePlaced, CardsDealt, RoundSettled
+from russian_poker.events.commands import (
+    CancelBets,
+    Deal,
+    Exchange,
+    Fold,
+    PlaceAnte,
+    RepeatBets,
+    StackDeck,
+)
+from russian_poker.events.game import AntePlaced, CardsDealt, CardsExchanged, RoundSettled
 from russian_poker.projections.views import Viewer, table_view
-from russian_poker.service.rules.deck import commitment, shuffled
+from russian_poker.service.rules.deck import Deck, commitment, shuffled, stacked
 from russian_poker.service.rules.entropy import (
     CLIENT_SEED_MAX,
     client_seed_problem,
@@ -185,3 +193,27 @@ def test_refusals() -> None:
     on = _betting()
     for bad in ("", "x" * 65, "\u00e9t\u00e9"):
         refused(on, PlaceAnte(box=1, ante=100, client_seed=bad), ANN, "invalid_client_seed")
+
+
+def test_a_stacked_decks_stream_is_the_server_seeds_from_word_zero() -> None:
+    """docs/fairness.md §2: with a stacked deck the reinsertion stream is keyed by the server
+    seed itself (not the deck key, though a client seed was given) and starts at word 0."""
+    scenario = Scenario(players={"ann": 10_000})
+    scenario.sit("ann")
+    scripted = deck_for(["8h 8c 8d 5s Jc"], "Ah Kc 9d 7s 4c")
+    scenario.open_round(deck=scripted)
+    scenario.run(PlaceAnte(box=1, ante=100, client_seed="a seed"), ANN)
+    scenario.run(Deal(), ANN)
+    exchanged = [
+        e
+        for e in scenario.run(Exchange(box=1, cards=["5s", "Jc"]), ANN)
+        if isinstance(e, CardsExchanged)
+    ]
+    # The deal took the top 10 cards; the stream has read nothing yet.
+    undealt = Deck(key=SEED, cards=stacked(SEED, scripted).cards[10:], cursor=0)
+    expected, left = undealt.reinsert(("5s", "Jc")).draw(2)
+    assert exchanged[0].received == expected
+    assert scenario.table.round is not None and scenario.table.round.deck.cards == left.cards
+    # Keyed by the deck key, the discards would have gone elsewhere.
+    keyed = Deck(key=deck_key(SEED, [(1, "a seed")]), cards=undealt.cards, cursor=0)
+    assert keyed.reinsert(("5s", "Jc")).draw(2)[1].cards != left.cards

@@ -194,3 +194,34 @@ def test_a_ruleset_changed_after_the_round_opened_is_the_rounds() -> None:
     proof = proof_from_events("table-1", _table_events(scenario), 1)
     assert proof.discards_return_to_deck is False
     assert check_proof(proof).ok
+
+
+def test_a_proof_names_the_rules_its_cards_depend_on(proof: RoundProof) -> None:
+    assert (proof.ruleset_version, proof.dealer_draw, proof.dealer_redraw_limit) == (1, True, None)
+    assert proof.ruleset_fingerprint is not None and len(proof.ruleset_fingerprint) == 16
+    assert proof.discards_return_to_deck is True
+
+
+def test_dealer_replacements_the_rules_do_not_allow_fail(proof: RoundProof) -> None:
+    assert proof.dealer_replacements
+    mismatch = _tampered(proof, lambda d: d.update(dealer_draw=False))
+    assert mismatch == "dealer_replacements: the table has no dealer draw, the round records some"
+    free = sum(1 for r in proof.dealer_replacements if r.free)
+    if free:
+        mismatch = _tampered(proof, lambda d: d.update(dealer_redraw_limit=free - 1))
+        assert mismatch.startswith(f"dealer_replacements: {free} free redraw(s)")
+
+
+def test_the_ruleset_version_follows_changes() -> None:
+    scenario = Scenario(players={"ann": 10_000})
+    scenario.sit("ann")
+    scenario.open_round()
+    limited = msgspec.structs.replace(scenario.table.rules, dealer_redraw_limit=2)
+    scenario.run(ChangeRuleset(ruleset=limited, reason="two free redraws"), OPERATOR)
+    scenario.run(PlaceAnte(box=1, ante=100), ANN)
+    scenario.run(Deal(), ANN)
+    scenario.run(Fold(box=1), ANN)
+    proof = proof_from_events("table-1", _table_events(scenario), 1)
+    assert (proof.ruleset_version, proof.dealer_redraw_limit) == (2, 2)
+    assert proof.ruleset_fingerprint == limited.fingerprint
+    assert check_proof(proof).ok
