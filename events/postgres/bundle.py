@@ -44,8 +44,8 @@ SELECT seq, created_at, upto_tx_id::text::numeric AS upto_tx_id, upto_position, 
 FROM chain_checkpoints ORDER BY seq
 """
 _LEAVES: Final = """
-SELECT stream_id, stream_version, hash FROM chain_checkpoint_leaves
-WHERE seq = $1 ORDER BY stream_id COLLATE "C"
+SELECT seq, stream_id, stream_version, hash FROM chain_checkpoint_leaves
+ORDER BY seq, stream_id COLLATE "C"
 """
 _CALLS: Final = """
 SELECT operator_id, seq, transaction_id, kind, reason, amount, currency, player_id, session_id,
@@ -116,15 +116,18 @@ class BundleSnapshot:
         return calls
 
     async def checkpoints(self) -> list[tuple[StoredCheckpoint, list[LeafRow]]]:
-        """Every checkpoint, in order, each with its leaves in the tree's order."""
+        """Every checkpoint, in order, each with its leaves in the tree's order (two
+        queries, however many checkpoints)."""
+        leaves: dict[int, list[LeafRow]] = {}
+        for leaf in await self._conn.fetch(_LEAVES):
+            leaves.setdefault(leaf["seq"], []).append(
+                LeafRow(leaf["stream_id"], leaf["stream_version"], leaf["hash"])
+            )
         found = []
         for row in await self._conn.fetch(_CHECKPOINTS):
-            leaves = [
-                LeafRow(*leaf.values()) for leaf in await self._conn.fetch(_LEAVES, row["seq"])
-            ]
             values = dict(row)
             values["upto_tx_id"] = int(values["upto_tx_id"])
-            found.append((StoredCheckpoint(**values), leaves))
+            found.append((StoredCheckpoint(**values), leaves.get(row["seq"], [])))
         return found
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "load_proof",
     "proof_from_events",
     "proof_of",
+    "round_events",
 ]
 
 PROOF_FORMAT: Final = "russian-poker/round-proof/v1"
@@ -225,6 +226,28 @@ def proof_from_events(table_id: str, events: Sequence[Event], number: int) -> Ro
     if settled is None:
         raise LookupError(f"round {table_id}:{number} is not settled: its seed is still secret")
     return proof_of(table_id, number, record, opened.commitment, settled.seed.hex(), rules, version)
+
+
+def round_events(events: Sequence[Event]) -> dict[int, list[Event]]:
+    """Each settled round's events as :func:`proof_from_events` needs them, in one pass: the
+    last ruleset set before the round opened, then the round from its opening to its
+    settlement. Proving every round of a long stream this way costs one pass, not one per
+    round."""
+    found: dict[int, list[Event]] = {}
+    setter: Event | None = None
+    opened: dict[int, int] = {}
+    setter_at: dict[int, Event | None] = {}
+    for index, event in enumerate(events):
+        if isinstance(event, TableOpened | RulesetChanged):
+            setter = event
+        elif isinstance(event, RoundOpened):
+            opened[event.round] = index
+            setter_at[event.round] = setter
+        elif isinstance(event, RoundSettled) and event.round in opened:
+            start = opened.pop(event.round)
+            before = setter_at.pop(event.round)
+            found[event.round] = [*([before] if before else []), *events[start : index + 1]]
+    return found
 
 
 def proof_of(

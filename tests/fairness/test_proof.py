@@ -22,7 +22,7 @@ from russian_poker.events.commands import (
 from russian_poker.events.game import CardsDealt
 from russian_poker.events.wallet import WalletEvent
 from russian_poker.service.fairness.check import check_proof
-from russian_poker.service.fairness.proof import RoundProof, proof_from_events
+from russian_poker.service.fairness.proof import RoundProof, proof_from_events, round_events
 from russian_poker.service.rules.entropy import deck_key
 from russian_poker.service.rules.hands import evaluate, qualifies
 from tests.rules.rounds import ANN, BOB
@@ -225,3 +225,25 @@ def test_the_ruleset_version_follows_changes() -> None:
     assert (proof.ruleset_version, proof.dealer_redraw_limit) == (2, 2)
     assert proof.ruleset_fingerprint == limited.fingerprint
     assert check_proof(proof).ok
+
+
+def test_a_rounds_own_events_give_the_same_proof_as_the_whole_stream(proof: RoundProof) -> None:
+    """round_events (one pass over a stream, for bundles of thousands of rounds) keeps what
+    a proof needs: the ruleset in force and the round itself."""
+    scenario = Scenario(players={"ann": 10_000})
+    scenario.sit("ann")
+    for number in (1, 2, 3):
+        scenario.open_round()
+        if number == 2:
+            limited = msgspec.structs.replace(scenario.table.rules, dealer_redraw_limit=1)
+            scenario.run(ChangeRuleset(ruleset=limited, reason="one redraw"), OPERATOR)
+        scenario.run(PlaceAnte(box=1, ante=100), ANN)
+        scenario.run(Deal(), ANN)
+        scenario.run(Fold(box=1), ANN)
+    events = _table_events(scenario)
+    by_round = round_events(events)
+    assert sorted(by_round) == [1, 2, 3]
+    for number in (1, 2, 3):
+        whole = proof_from_events("table-1", events, number)
+        assert proof_from_events("table-1", by_round[number], number) == whole
+    assert proof_from_events("table-1", by_round[3], 3).ruleset_version == 2

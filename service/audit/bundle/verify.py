@@ -36,7 +36,7 @@ from russian_poker.service.chain.hashing import GENESIS, event_hash, jsonb_text
 from russian_poker.service.chain.keys import key_id, verify_signature
 from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
 from russian_poker.service.fairness.check import check_proof
-from russian_poker.service.fairness.proof import RoundProof, proof_from_events
+from russian_poker.service.fairness.proof import RoundProof, proof_from_events, round_events
 from russian_poker.service.rules.tenancy import operator_of
 
 __all__ = ["BundleReport", "verify_bundle"]
@@ -337,6 +337,7 @@ def _proofs(
     root: Path, tables: dict[str, list[tuple[int, Event]]], report: BundleReport
 ) -> dict[str, list[int]]:
     selection: dict[str, list[int]] = {}
+    by_table: dict[str, dict[int, list[Event]]] = {}
     with (root / f.PROOFS).open("rb") as lines:
         for number, line in enumerate(lines, 1):
             where = f"{f.PROOFS} line {number}"
@@ -344,7 +345,11 @@ def _proofs(
             round_id = f"round {proof.table_id}:{proof.round}"
             report.rounds += 1
             selection.setdefault(proof.table_id, []).append(proof.round)
-            events = [e for _, e in tables.get(proof.table_id, [])]
+            if proof.table_id not in by_table:
+                by_table[proof.table_id] = round_events(
+                    [e for _, e in tables.get(proof.table_id, [])]
+                )
+            events = by_table[proof.table_id].get(proof.round, [])
             try:
                 expected = proof_from_events(proof.table_id, events, proof.round)
             except LookupError as error:

@@ -23,7 +23,7 @@ from russian_poker.events.game import RulesetChanged, TableOpened
 from russian_poker.events.streams import TABLE_PREFIX, table_stream
 from russian_poker.service.audit.bundle import files as f
 from russian_poker.service.chain.keys import key_id, public_pem
-from russian_poker.service.fairness.proof import proof_from_events
+from russian_poker.service.fairness.proof import proof_from_events, round_events
 from russian_poker.service.software import SoftwareManifest
 
 if TYPE_CHECKING:
@@ -146,8 +146,9 @@ async def _table(
                     )
                 )
             )
+    by_round = round_events(decoded)
     for number in numbers:
-        proofs.write(_line(proof_from_events(table_id, decoded, number)))
+        proofs.write(_line(proof_from_events(table_id, by_round.get(number, []), number)))
 
 
 def _checkpoint(c: StoredCheckpoint, leaves: list[LeafRow]) -> f.BundleCheckpoint:
