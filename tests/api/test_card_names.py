@@ -34,7 +34,13 @@ async def test_a_card_in_another_spelling_is_refused_and_nothing_moves(
     deck = deck_for(["As Th 4d 9c 2s"], "Kc Qc 2d 3h 5s")
     opened = await client.post(
         "/v1/tables",
-        json={"table_id": "t1", "preset": "russian", "test_deck": list(deck)},
+        json={
+            "table_id": "t1",
+            "preset": "russian",
+            "test_deck": list(deck),
+            # Set aside, a discard cannot come straight back as its own replacement.
+            "overrides": {"discards_return_to_deck": False},
+        },
         headers=OPERATOR,
     )
     assert opened.status_code == 201, opened.text
