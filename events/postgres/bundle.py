@@ -11,19 +11,12 @@ from typing import Any, Final, NamedTuple
 
 from russian_poker.events.postgres.chain import LeafRow, StoredCheckpoint
 from russian_poker.events.postgres.pool import Database, acquired
-from russian_poker.events.streams import SEAMLESS_PREFIX, TABLE_PREFIX, WALLET_PREFIX
+from russian_poker.events.postgres.replay import ReplayStore
+from russian_poker.events.streams import SEAMLESS_PREFIX, WALLET_PREFIX
 from russian_poker.projections.books import OperatorCall
 
 __all__ = ["BundleSnapshot", "BundleStore", "ChainedEvent"]
 
-_SETTLED: Final = """
-SELECT substr(stream_id, length($1) + 1) AS table_id, (data->>'round')::int AS round
-FROM events
-WHERE event_type = 'RoundSettled'
-  AND ($2::timestamptz IS NULL OR recorded_at >= $2)
-  AND ($3::timestamptz IS NULL OR recorded_at < $3)
-ORDER BY 1, 2
-"""
 # The money streams the commands of these tables wrote to, spelled as the partial index
 # events_money_command_id_idx (migration 0014) spells its predicate.
 _MONEY_STREAMS: Final = f"""
@@ -85,8 +78,7 @@ class BundleSnapshot:
         self, start: datetime | None, end: datetime | None
     ) -> list[tuple[str, int]]:
         """Every round (table id, number) settled in ``[start, end)``, by table and number."""
-        rows = await self._conn.fetch(_SETTLED, TABLE_PREFIX, start, end)
-        return [(row["table_id"], row["round"]) for row in rows]
+        return sorted(await ReplayStore(self._conn).settled_rounds(start, end))
 
     async def money_streams(self, table_streams: Sequence[str]) -> list[str]:
         """The wallet and seamless streams the commands at these tables wrote to."""

@@ -81,18 +81,9 @@ def verify_bundle_command(root: Path, public_keys: tuple[Path, ...]) -> None:
     link and checkpoint, the rulesets, every proof and card, and every round re-run through
     the rules. Exits 1 with the first finding on the last line."""
     from russian_poker.service.audit.bundle.verify import verify_bundle
-    from russian_poker.service.chain.keys import CheckpointKeyError, load_public_key
-    from russian_poker.service.cli.chain import configured_key
+    from russian_poker.service.cli.chain import trusted_keys
 
-    try:
-        trusted = (
-            [load_public_key(path) for path in public_keys]
-            if public_keys
-            else [configured_key().public_key()]
-        )
-    except CheckpointKeyError as error:
-        raise click.ClickException(str(error)) from None
-    report = asyncio.run(verify_bundle(root, trusted))
+    report = asyncio.run(verify_bundle(root, trusted_keys(public_keys)))
     click.echo(
         f"{report.events:,} events in {report.streams} streams, {report.checkpoints}"
         f" checkpoint(s), {report.rulesets} ruleset(s), {report.rounds} round(s) with"

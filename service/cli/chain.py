@@ -15,7 +15,7 @@ from pathlib import Path
 import asyncpg
 import click
 import msgspec
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
@@ -25,7 +25,13 @@ from russian_poker.service.cli.audit_group import audit, iso_time
 from russian_poker.service.database import on_the_store
 from russian_poker.service.settings import ConfigurationError, load_settings
 
-__all__ = ["checkpoint_command", "configured_key", "settings_key", "verify_chain_command"]
+__all__ = [
+    "checkpoint_command",
+    "configured_key",
+    "settings_key",
+    "trusted_keys",
+    "verify_chain_command",
+]
 
 
 def settings_key() -> Ed25519PrivateKey:
@@ -61,6 +67,17 @@ def configured_key() -> Ed25519PrivateKey:
             f"{error}. To verify with the public key alone, pass it: --public-key PEM"
             " (GET /v1/audit/checkpoints/public-key serves it)"
         ) from None
+
+
+def trusted_keys(public_keys: tuple[Path, ...]) -> list[Ed25519PublicKey]:
+    """The keys a verifier trusts: the PEM files given, else the configured key's public
+    half; never a key read from the data it checks."""
+    try:
+        if public_keys:
+            return [load_public_key(path) for path in public_keys]
+        return [configured_key().public_key()]
+    except CheckpointKeyError as error:
+        raise click.ClickException(str(error)) from None
 
 
 def _kept(text: str) -> tuple[int, bytes]:
@@ -108,14 +125,7 @@ def verify_chain_command(
     Names the first event changed, deleted, inserted or reordered in each stream, streams
     rewritten after a checkpoint, and forged or invalid checkpoints. Exits 1 on any.
     """
-    try:
-        trusted = (
-            [load_public_key(path) for path in public_keys]
-            if public_keys
-            else [configured_key().public_key()]
-        )
-    except CheckpointKeyError as error:
-        raise click.ClickException(str(error)) from None
+    trusted = trusted_keys(public_keys)
     window = (iso_time(start), iso_time(end))
 
     started = time.perf_counter()

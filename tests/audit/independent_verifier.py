@@ -64,7 +64,8 @@ def _micros(text: str) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def _event_hash(e: dict[str, Any], prev: bytes) -> bytes:
+def event_hash(e: dict[str, Any], prev: bytes, data: str, metadata: str, at_us: int) -> bytes:
+    """docs/audit.md's event hash; ``data`` and ``metadata`` as canonical jsonb text."""
     return hashlib.sha256(
         prev
         + e["stream_id"].encode()
@@ -74,13 +75,25 @@ def _event_hash(e: dict[str, Any], prev: bytes) -> bytes:
         + e["event_type"].encode()
         + b"\0"
         + struct.pack(">i", e["schema_version"])
-        + hashlib.sha256(jsonb(e["data"]).encode()).digest()
-        + hashlib.sha256(jsonb(e["metadata"]).encode()).digest()
-        + struct.pack(">q", _micros(e["recorded_at"]))
+        + hashlib.sha256(data.encode()).digest()
+        + hashlib.sha256(metadata.encode()).digest()
+        + struct.pack(">q", at_us)
     ).digest()
 
 
-def _mth(leaves: list[bytes]) -> bytes:
+def checkpoint_digest(c: dict[str, Any], merkle: bytes, at_us: int) -> bytes:
+    """docs/audit.md's checkpoint digest."""
+    return hashlib.sha256(
+        b"russian-poker/chain-checkpoint/v1\0"
+        + struct.pack(">qqQq", c["seq"], at_us, int(c["upto_tx_id"]), c["upto_position"])
+        + bytes.fromhex(c["prev_digest"])
+        + struct.pack(">q", len(c["leaves"]))
+        + merkle
+        + bytes.fromhex(c["key_id"])
+    ).digest()
+
+
+def mth(leaves: list[bytes]) -> bytes:
     if not leaves:
         return hashlib.sha256(b"").digest()
     if len(leaves) == 1:
@@ -88,7 +101,7 @@ def _mth(leaves: list[bytes]) -> bytes:
     k = 1
     while k * 2 < len(leaves):
         k *= 2
-    return hashlib.sha256(b"\1" + _mth(leaves[:k]) + _mth(leaves[k:])).digest()
+    return hashlib.sha256(b"\1" + mth(leaves[:k]) + mth(leaves[k:])).digest()
 
 
 def verify(root: Path, public_key: Ed25519PublicKey) -> list[str]:
@@ -110,7 +123,7 @@ def verify(root: Path, public_key: Ed25519PublicKey) -> list[str]:
         e = json.loads(line, parse_float=Decimal)
         if e["stream_id"] != stream:
             stream, version, prev = e["stream_id"], 0, ZERO
-        own = _event_hash(e, prev)
+        own = event_hash(e, prev, jsonb(e["data"]), jsonb(e["metadata"]), _micros(e["recorded_at"]))
         if e["stream_version"] != version + 1 or bytes.fromhex(e["prev_hash"]) != prev:
             findings.append(f"events line {number}: link")
         if own.hex() != e["hash"]:
@@ -128,17 +141,8 @@ def verify(root: Path, public_key: Ed25519PublicKey) -> list[str]:
             + bytes.fromhex(x["hash"])
             for x in c["leaves"]
         ]
-        merkle = _mth(leaves)
-        digest = hashlib.sha256(
-            b"russian-poker/chain-checkpoint/v1\0"
-            + struct.pack(
-                ">qqQq", c["seq"], _micros(c["created_at"]), c["upto_tx_id"], c["upto_position"]
-            )
-            + bytes.fromhex(c["prev_digest"])
-            + struct.pack(">q", c["leaf_count"])
-            + merkle
-            + bytes.fromhex(c["key_id"])
-        ).digest()
+        merkle = mth(leaves)
+        digest = checkpoint_digest(c, merkle, _micros(c["created_at"]))
         if c["seq"] != number or bytes.fromhex(c["prev_digest"]) != previous:
             findings.append(f"checkpoints line {number}: sequence")
         if merkle.hex() != c["merkle_root"] or digest.hex() != c["digest"]:

@@ -23,6 +23,7 @@ from russian_poker.service.audit.bundle.write import write_bundle
 from russian_poker.service.chain.hashing import event_hash, jsonb_text
 from russian_poker.service.software import installed
 from tests.audit.conftest import Played
+from tests.audit.tampering import resign_bundle
 
 KEY = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bundle test key").digest())
 
@@ -43,16 +44,6 @@ def _copy(bundle: Path, tmp_path: Path) -> Path:
         copy = tmp_path / f"copy-{len(list(tmp_path.iterdir()))}"
     shutil.copytree(bundle, copy)
     return copy
-
-
-def _resign(root: Path, key: Ed25519PrivateKey = KEY) -> None:
-    """What an exporter with the key could do after editing a file: list its new digest."""
-    manifest = json.loads((root / f.MANIFEST).read_bytes())
-    for name in manifest["files"]:
-        manifest["files"][name] = hashlib.sha256((root / name).read_bytes()).hexdigest()
-    body = json.dumps(manifest).encode()
-    (root / f.MANIFEST).write_bytes(body)
-    (root / f.MANIFEST_SIG).write_text(key.sign(body).hex())
 
 
 def _edit(root: Path, name: str, line: int, change: object) -> None:
@@ -83,7 +74,7 @@ async def test_only_the_auditors_key_is_trusted(bundle: Path, tmp_path: Path) ->
     assert report.findings[0].startswith("manifest.sig: the manifest is not signed by a trusted")
     # A bundle re-signed by another key, its own public key shipped inside: still refused.
     copy = _copy(bundle, tmp_path)
-    _resign(copy, other)
+    resign_bundle(copy, other)
     assert (await _first_finding(copy)).startswith("manifest.sig: the manifest is not signed")
 
 
@@ -108,20 +99,20 @@ async def test_events_tampered_with_are_named(bundle: Path, tmp_path: Path) -> N
 
     edited = _copy(bundle, tmp_path / "a")
     _edit(edited, f.EVENTS, debit, _amount_edited)
-    _resign(edited)
+    resign_bundle(edited, KEY)
     finding = await _first_finding(edited)
     assert finding.startswith(f"events.jsonl line {debit + 1}: stream wallet-")
     assert finding.endswith("its content does not match its hash")
 
     deleted = _copy(bundle, tmp_path / "b")
     _edit(deleted, f.EVENTS, 5, b"")
-    _resign(deleted)
+    resign_bundle(deleted, KEY)
     assert (await _first_finding(deleted)).startswith("events.jsonl line 6: stream table-")
 
     swapped = _copy(bundle, tmp_path / "c")
     _edit(swapped, f.EVENTS, 5, lines[6])
     _edit(swapped, f.EVENTS, 6, lines[5])
-    _resign(swapped)
+    resign_bundle(swapped, KEY)
     assert "goes from version 5 to 7" in await _first_finding(swapped)
 
 
@@ -135,7 +126,7 @@ async def test_money_the_rules_did_not_call_for(bundle: Path, tmp_path: Path) ->
     stream = json.loads(lines[index])["stream_id"]
     _edit(copy, f.EVENTS, index, _amount_edited)
     _rehash(copy, stream)
-    _resign(copy)
+    resign_bundle(copy, KEY)
     report = await verify_bundle(copy, [KEY.public_key()])
     assert any(x.startswith("money: ") for x in report.findings), report.findings
     assert report.findings[0].startswith("round "), report.findings[0]
@@ -176,10 +167,10 @@ async def test_a_card_in_a_proof_and_a_paytable_number(bundle: Path, tmp_path: P
         return msgspec.json.encode(proof) + b"\n"
 
     _edit(proofs, f.PROOFS, 0, other_card)
-    _resign(proofs)
+    resign_bundle(proofs, KEY)
     assert (await _first_finding(proofs)).startswith("proofs.jsonl line 1: round ")
 
     paytable = _copy(bundle, tmp_path / "r")
     _edit(paytable, f.RULESETS, 0, lambda line: line.replace(b'"straight":4', b'"straight":5'))
-    _resign(paytable)
+    resign_bundle(paytable, KEY)
     assert "ruleset differs from the one its event" in await _first_finding(paytable)

@@ -5,7 +5,6 @@ the public key (never the one shipped inside); a checkpoint leaf tampered with i
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -18,6 +17,7 @@ from russian_poker.service.chain.keys import private_key_for, public_pem
 from russian_poker.service.cli import main
 from tests.audit import independent_verifier
 from tests.audit.bots import default_plans, fund_players, play_tables
+from tests.audit.tampering import resign_bundle
 from tests.chain.conftest import below_horizon
 
 
@@ -70,13 +70,7 @@ async def test_bundle_then_verify_with_the_auditors_key(
     line = json.loads((tampered / "checkpoints.jsonl").read_bytes())
     line["leaves"][0]["hash"] = "00" * 32
     (tampered / "checkpoints.jsonl").write_text(json.dumps(line) + "\n")
-    manifest = json.loads((tampered / "manifest.json").read_bytes())
-    manifest["files"]["checkpoints.jsonl"] = hashlib.sha256(
-        (tampered / "checkpoints.jsonl").read_bytes()
-    ).hexdigest()
-    body = json.dumps(manifest).encode()
-    (tampered / "manifest.json").write_bytes(body)
-    (tampered / "manifest.sig").write_text(key.sign(body).hex())
+    resign_bundle(tampered, key)
     caught = await _cli(
         database_url, key_file, "verify-bundle", str(tampered), "--public-key", str(auditors)
     )

@@ -7,7 +7,6 @@ a tampered seamless amount, or a money event moved to the other kind of stream, 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -28,7 +27,7 @@ from russian_poker.service.audit.bundle.write import write_bundle
 from russian_poker.service.audit.reconcile import reconcile
 from russian_poker.service.audit.replay import select_rounds, verify_rounds
 from russian_poker.service.software import installed
-from tests.audit.tampering import rolled_back
+from tests.audit.tampering import resign_bundle, rolled_back
 from tests.operators.casino import Casino, Player, staff
 from tests.operators.conftest import casino, reference_wallet, reference_wallet_factory
 from tests.processes import eventually
@@ -336,13 +335,7 @@ async def test_a_bundle_of_the_shared_rounds_reconciles_the_operators_calls(
     bet = next(i for i, c in enumerate(calls) if c["kind"] == "bet")
     calls[bet]["status"] = "rolled_back"
     (out / "operator-calls.jsonl").write_text("".join(json.dumps(c) + "\n" for c in calls))
-    manifest = json.loads((out / "manifest.json").read_bytes())
-    manifest["files"]["operator-calls.jsonl"] = hashlib.sha256(
-        (out / "operator-calls.jsonl").read_bytes()
-    ).hexdigest()
-    body = json.dumps(manifest).encode()
-    (out / "manifest.json").write_bytes(body)
-    (out / "manifest.sig").write_text(key.sign(body).hex())
+    resign_bundle(out, key)
     tampered = await verify_bundle(out, [key.public_key()])
     assert [x for x in tampered.findings if x.startswith("operator-calls.jsonl: acme:alice")], (
         tampered.findings

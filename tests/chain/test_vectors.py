@@ -1,13 +1,13 @@
 """The test vectors of docs/audit.md ("Test vectors"): every value recomputed with the
 service's own code, and again by a verifier written from that page's byte layouts alone
-(hashlib, struct and the Ed25519 primitive), so the page and the code cannot drift apart."""
+(``tests/audit/independent_verifier.py``: hashlib, struct and the Ed25519 primitive), so
+the page and the code cannot drift apart."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
-import struct
 import uuid
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,9 @@ from russian_poker.service.chain.checkpoints import checkpoint_digest
 from russian_poker.service.chain.hashing import event_hash
 from russian_poker.service.chain.keys import key_id
 from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
+from tests.audit.independent_verifier import checkpoint_digest as page_digest
+from tests.audit.independent_verifier import event_hash as page_event_hash
+from tests.audit.independent_verifier import mth as page_root
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "audit.md"
 
@@ -30,38 +33,13 @@ def _vectors() -> dict[str, Any]:
     return vectors
 
 
-def _page_event_hash(e: dict[str, Any]) -> bytes:
-    """The event hash exactly as the page lays it out."""
-    return hashlib.sha256(
-        bytes.fromhex(e["prev_hash"])
-        + e["stream_id"].encode()
-        + b"\0"
-        + struct.pack(">q", e["stream_version"])
-        + uuid.UUID(e["event_id"]).bytes
-        + e["event_type"].encode()
-        + b"\0"
-        + struct.pack(">i", e["schema_version"])
-        + hashlib.sha256(e["data"].encode()).digest()
-        + hashlib.sha256(e["metadata"].encode()).digest()
-        + struct.pack(">q", e["recorded_at_us"])
-    ).digest()
-
-
-def _page_digest(c: dict[str, Any], root: bytes) -> bytes:
-    return hashlib.sha256(
-        b"russian-poker/chain-checkpoint/v1\0"
-        + struct.pack(">qqQq", c["seq"], c["created_at_us"], c["upto_tx_id"], c["upto_position"])
-        + bytes.fromhex(c["prev_digest"])
-        + struct.pack(">q", len(c["leaves"]))
-        + root
-        + bytes.fromhex(c["key_id"])
-    ).digest()
-
-
 def test_the_event_hashes() -> None:
     for e in _vectors()["events"]:
         expected = bytes.fromhex(e["hash"])
-        assert _page_event_hash(e) == expected
+        page = page_event_hash(
+            e, bytes.fromhex(e["prev_hash"]), e["data"], e["metadata"], e["recorded_at_us"]
+        )
+        assert page == expected
         ours = event_hash(
             bytes.fromhex(e["prev_hash"]),
             e["stream_id"],
@@ -83,14 +61,13 @@ def test_the_checkpoint() -> None:
         for leaf in c["leaves"]
     ]
     assert [leaf.hex() for leaf in leaves] == c["leaf_bytes"]
-    # One leaf: the page's MTH({d}) = SHA-256(0x00 || d).
-    root = hashlib.sha256(b"\0" + leaves[0]).digest()
+    root = page_root(leaves)
     assert root.hex() == c["merkle_root"] == merkle_root(leaves).hex()
 
     public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(c["public_key"]))
     assert hashlib.sha256(bytes.fromhex(c["public_key"])).hexdigest() == c["key_id"]
     assert key_id(public) == c["key_id"]
-    digest = _page_digest(c, root)
+    digest = page_digest(c, root, c["created_at_us"])
     assert digest.hex() == c["digest"]
     assert digest == checkpoint_digest(
         seq=c["seq"],

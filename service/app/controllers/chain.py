@@ -3,7 +3,6 @@ database's insiders cannot reach is what makes a deleted or rewritten history vi
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 import msgspec
@@ -14,59 +13,9 @@ from russian_poker.service.app.dependencies import CheckpointKey, Store
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
 from russian_poker.service.chain.keys import key_id, public_pem, raw_public
+from russian_poker.service.chain.views import CheckpointView, checkpoint_view
 
-__all__ = ["ChainController", "CheckpointPage", "CheckpointView", "LeafView", "PublicKey"]
-
-
-class LeafView(msgspec.Struct, frozen=True, kw_only=True):
-    """A stream head a checkpoint commits to."""
-
-    stream_id: Annotated[str, msgspec.Meta(description="The stream's id.")]
-    stream_version: Annotated[
-        int, msgspec.Meta(description="Its highest version below the checkpoint's horizon.")
-    ]
-    hash: Annotated[str, msgspec.Meta(description="That event's chain hash, hex.")]
-
-
-class CheckpointView(msgspec.Struct, frozen=True, kw_only=True):
-    """A signed checkpoint with its leaves (docs/audit.md, "Tamper-evident log")."""
-
-    seq: Annotated[int, msgspec.Meta(description="Its number: 1, 2, 3 … without gaps.")]
-    created_at: Annotated[datetime, msgspec.Meta(description="When it was made (µs).")]
-    upto_tx_id: Annotated[
-        str,
-        msgspec.Meta(
-            description="Its horizon: it covers every event with a tx_id below this (decimal)."
-        ),
-    ]
-    upto_position: Annotated[
-        int, msgspec.Meta(description="The greatest global position among the events covered.")
-    ]
-    prev_digest: Annotated[
-        str, msgspec.Meta(description="The previous checkpoint's digest, hex (zeros for 1).")
-    ]
-    leaf_count: Annotated[int, msgspec.Meta(description="How many leaves it has.")]
-    merkle_root: Annotated[
-        str, msgspec.Meta(description="RFC 6962 Merkle tree hash of its leaves, hex.")
-    ]
-    digest: Annotated[
-        str, msgspec.Meta(description="SHA-256 of its canonical body, hex: what is signed.")
-    ]
-    key_id: Annotated[
-        str, msgspec.Meta(description="SHA-256 of the signing key's 32 raw bytes, hex.")
-    ]
-    signature: Annotated[
-        str, msgspec.Meta(description="Ed25519 signature of `digest` (its 32 bytes), hex.")
-    ]
-    leaves: Annotated[
-        list[LeafView],
-        msgspec.Meta(
-            description=(
-                "The head of every stream changed since the previous checkpoint, ordered by the"
-                " stream id's UTF-8 bytes."
-            )
-        ),
-    ]
+__all__ = ["ChainController", "CheckpointPage", "PublicKey"]
 
 
 class CheckpointPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -128,27 +77,7 @@ class ChainController(Controller):
         ] = 20,
     ) -> CheckpointPage:
         items = [
-            CheckpointView(
-                seq=c.seq,
-                created_at=c.created_at,
-                upto_tx_id=str(c.upto_tx_id),
-                upto_position=c.upto_position,
-                prev_digest=bytes(c.prev_digest).hex(),
-                leaf_count=c.leaf_count,
-                merkle_root=bytes(c.merkle_root).hex(),
-                digest=bytes(c.digest).hex(),
-                key_id=c.key_id,
-                signature=bytes(c.signature).hex(),
-                leaves=[
-                    LeafView(
-                        stream_id=leaf.stream_id,
-                        stream_version=leaf.stream_version,
-                        hash=bytes(leaf.hash).hex(),
-                    )
-                    for leaf in leaves
-                ],
-            )
-            for c, leaves in await store.chain.page(after_seq, limit)
+            checkpoint_view(c, leaves) for c, leaves in await store.chain.page(after_seq, limit)
         ]
         return CheckpointPage(items=items, next_after_seq=items[-1].seq if items else after_seq)
 

@@ -21,9 +21,7 @@ __all__ = [
     "PUBLIC_KEY",
     "RULESETS",
     "SOFTWARE",
-    "BundleCheckpoint",
     "BundleEvent",
-    "BundleLeaf",
     "BundleRuleset",
     "Manifest",
     "OperatorCall",
@@ -56,28 +54,6 @@ class BundleEvent(msgspec.Struct, frozen=True, kw_only=True):
     metadata: msgspec.Raw
     prev_hash: str
     hash: str
-
-
-class BundleLeaf(msgspec.Struct, frozen=True, kw_only=True):
-    stream_id: str
-    stream_version: int
-    hash: str
-
-
-class BundleCheckpoint(msgspec.Struct, frozen=True, kw_only=True):
-    """One line of ``checkpoints.jsonl``: a signed checkpoint and its leaves, hex."""
-
-    seq: int
-    created_at: datetime
-    upto_tx_id: int
-    upto_position: int
-    prev_digest: str
-    leaf_count: int
-    merkle_root: str
-    digest: str
-    key_id: str
-    signature: str
-    leaves: list[BundleLeaf]
 
 
 class BundleRuleset(msgspec.Struct, frozen=True, kw_only=True):

@@ -35,6 +35,7 @@ from russian_poker.service.chain.checkpoints import checkpoint_digest
 from russian_poker.service.chain.hashing import GENESIS, event_hash, jsonb_text
 from russian_poker.service.chain.keys import key_id, verify_signature
 from russian_poker.service.chain.merkle import leaf_bytes, merkle_root
+from russian_poker.service.chain.views import CheckpointView
 from russian_poker.service.fairness.check import check_proof
 from russian_poker.service.fairness.proof import RoundProof, proof_from_events, round_events
 from russian_poker.service.rules.tenancy import operator_of
@@ -203,7 +204,7 @@ def _checkpoints(
     with (root / f.CHECKPOINTS).open("rb") as lines:
         for number, line in enumerate(lines, 1):
             where = f"{f.CHECKPOINTS} line {number}"
-            c = msgspec.json.decode(line, type=f.BundleCheckpoint)
+            c = msgspec.json.decode(line, type=CheckpointView)
             report.checkpoints += 1
             leaves = [
                 leaf_bytes(x.stream_id, x.stream_version, bytes.fromhex(x.hash)) for x in c.leaves
@@ -212,7 +213,7 @@ def _checkpoints(
             digest = checkpoint_digest(
                 seq=c.seq,
                 created_at=c.created_at,
-                upto_tx_id=c.upto_tx_id,
+                upto_tx_id=int(c.upto_tx_id),
                 upto_position=c.upto_position,
                 prev_digest=bytes.fromhex(c.prev_digest),
                 leaf_count=c.leaf_count,

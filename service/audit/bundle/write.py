@@ -23,12 +23,12 @@ from russian_poker.events.game import RulesetChanged, TableOpened
 from russian_poker.events.streams import TABLE_PREFIX, table_stream
 from russian_poker.service.audit.bundle import files as f
 from russian_poker.service.chain.keys import key_id, public_pem
+from russian_poker.service.chain.views import checkpoint_view
 from russian_poker.service.fairness.proof import proof_from_events, round_events
 from russian_poker.service.software import SoftwareManifest
 
 if TYPE_CHECKING:
     from russian_poker.events.postgres.bundle import BundleSnapshot, BundleStore, ChainedEvent
-    from russian_poker.events.postgres.chain import LeafRow, StoredCheckpoint
 
 __all__ = ["BundleSummary", "sha256_of", "write_bundle"]
 
@@ -111,7 +111,7 @@ async def write_bundle(
         with (out / f.CHECKPOINTS).open("wb") as checkpoints:
             for stored, leaves in await snapshot.checkpoints():
                 summary.checkpoints += 1
-                checkpoints.write(_line(_checkpoint(stored, leaves)))
+                checkpoints.write(_line(checkpoint_view(stored, leaves)))
     (out / f.SOFTWARE).write_bytes(_encode(software) + b"\n")
     (out / f.PUBLIC_KEY).write_text(public_pem(key.public_key()))
     _sign(out, key, start, end, summary)
@@ -149,29 +149,6 @@ async def _table(
     by_round = round_events(decoded)
     for number in numbers:
         proofs.write(_line(proof_from_events(table_id, by_round.get(number, []), number)))
-
-
-def _checkpoint(c: StoredCheckpoint, leaves: list[LeafRow]) -> f.BundleCheckpoint:
-    return f.BundleCheckpoint(
-        seq=c.seq,
-        created_at=c.created_at,
-        upto_tx_id=c.upto_tx_id,
-        upto_position=c.upto_position,
-        prev_digest=bytes(c.prev_digest).hex(),
-        leaf_count=c.leaf_count,
-        merkle_root=bytes(c.merkle_root).hex(),
-        digest=bytes(c.digest).hex(),
-        key_id=c.key_id,
-        signature=bytes(c.signature).hex(),
-        leaves=[
-            f.BundleLeaf(
-                stream_id=leaf.stream_id,
-                stream_version=leaf.stream_version,
-                hash=bytes(leaf.hash).hex(),
-            )
-            for leaf in leaves
-        ],
-    )
 
 
 def _sign(
