@@ -114,9 +114,16 @@ async def test_pages_join_up_into_the_whole_list(
     who: dict[str, str],
     key: tuple[str, ...],  # type: ignore[type-arg]
 ) -> None:
-    whole = await _at_least(played, route, who, MINIMUM[route])
-    walked = await _walk(played, route, who, limit=1)
-    assert [tuple(i[k] for k in key) for i in walked] == [tuple(i[k] for k in key) for i in whole]
+    first = await _at_least(played, route, who, MINIMUM[route])
+    walked = [tuple(i[k] for k in key) for i in await _walk(played, route, who, limit=1)]
+    whole = [tuple(i[k] for k in key) for i in await _at_least(played, route, who, len(first))]
+    if route == "/v1/audit/feed":
+        # A tail: events committed earlier become visible as other sessions' transactions
+        # end (the horizon), so it may have grown between reads; never reordered.
+        assert len(walked) >= len(first)
+        assert walked[: len(whole)] == whole[: len(walked)]
+    else:
+        assert walked == whole
 
 
 @pytest.mark.parametrize(("route", "who", "key"), LISTS)
