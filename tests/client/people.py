@@ -96,12 +96,20 @@ class Person:
         balance: int | None = answer.json()["balance"]
         return balance
 
-    async def click(self, action: str, box: int | None = None) -> None:
-        """Click the button of `action` (for `box`) and wait for the page to settle."""
+    async def click(self, action: str, box: int | None = None, *, opens_form: bool = False) -> None:
+        """Click the button of `action` (for `box`) and wait for the server's answer to the
+        command it sends, so a view read afterwards already holds its effect. A button that
+        only opens a form (the exchange's card picker) sends nothing and is not waited on."""
         selector = f"[data-action={action}]" + (f"[data-box='{box}']" if box else "")
         button = self.page.locator(selector).first
         await expect(button).to_be_enabled()
-        await button.click()
+        if opens_form:
+            await button.click()
+            return
+        async with self.page.expect_response(
+            lambda answer: answer.request.method == "POST" and answer.url.endswith("/commands")
+        ):
+            await button.click()
 
     async def close(self) -> None:
         await self.context.close()

@@ -256,7 +256,7 @@ async def test_cards_and_buttons_have_names(
         assert await page.locator("[data-card=Qh], [data-card=Jh]").count() == 0
         assert await unnamed_buttons(page) == []
 
-        await person.click("Exchange", 1)
+        await person.click("Exchange", 1, opens_form=True)
         await expect(page.locator("[data-pick]")).to_have_count(5)
         assert await unnamed_buttons(page) == []
         for code, name in NAMES.items():
@@ -293,7 +293,7 @@ async def test_a_phone_screen(
         assert {"Play", "Fold", "Exchange", "BuyCard"} <= set(deciding), deciding
         assert {name: h for name, h in deciding.items() if h < FINGER} == {}
 
-        await person.click("Exchange", 1)
+        await person.click("Exchange", 1, opens_form=True)
         await expect(page.locator("[data-pick]")).to_have_count(5)
         await no_horizontal_scroll(page)
         person.watch.assert_clean()

@@ -326,7 +326,7 @@ async def test_online_public_cards_exchange_fold_repeat_leave_and_fairness(
     await eve.page.screenshot(path=artifacts / "observer.png", full_page=True)
 
     # Alice exchanges her two lowest cards by selecting them, then plays.
-    await alice.click("Exchange", 1)
+    await alice.click("Exchange", 1, opens_form=True)
     for card in ("2h", "7d"):
         await alice.page.click(f"[data-pick='{card}']")
         await expect(alice.page.locator(f"[data-pick='{card}']")).to_have_attribute(
@@ -401,7 +401,7 @@ async def test_oasis_dark_box_and_a_one_card_exchange(
     await everyone_sees_it(table_id, alice, bob, eve)
     # The dark box plays by itself: Bob has no decision to click.
     await expect(bob.page.locator("[data-testid=decisions-5]")).to_have_count(0)
-    await alice.click("Exchange", 2)
+    await alice.click("Exchange", 2, opens_form=True)
     await alice.page.click("[data-pick='Js']")
     await alice.page.click("[data-action=Exchange][data-confirm]")
     await expect(alice.page.locator("[data-testid=cards-2]")).not_to_have_attribute(
