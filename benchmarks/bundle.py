@@ -3,7 +3,7 @@ live audit of the same rounds measured in the same run (replay --verify and reco
 database), on a synthetic day of bot play.
 
     PYTHONPATH=. .venv/bin/python benchmarks/bundle.py [--url URL] [--tables 20] \
-        [--rounds 5000] [--repeat 3] [--keep DIR]
+        [--rounds 5000] [--repeat 3] [--keep DIR] [--keep-database | --database NAME]
 
 A scratch database is created on the server at ``--url`` (default: the local server,
 ``synchronous_commit = off``: durability is not what is measured), ``--tables`` tables play
@@ -11,13 +11,18 @@ A scratch database is created on the server at ``--url`` (default: the local ser
 insurance, dealer draws, paytable changes), and one checkpoint is signed. Then, ``--repeat``
 times: the bundle is written (a fresh directory each time), verified from its files, and
 the same rounds are replayed and reconciled on the database. Reported: medians, rounds/s,
-and verify-bundle's time over the live replay + reconcile's. The database is dropped.
+and verify-bundle's time over the live replay + reconcile's. The database is dropped,
+unless ``--keep-database``: a later run then measures it again with ``--database NAME``
+(nothing played), so a long day is played once and measured on a quiet machine. The
+checkpoint key is derived from the database's name (a benchmark's key, nothing to keep).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
+import logging
 import shutil
 import statistics
 import tempfile
@@ -27,6 +32,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from russian_poker.events.postgres.bundle import BundleStore
@@ -52,26 +58,52 @@ def _with_database(url: str, name: str) -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
-async def main(args: argparse.Namespace) -> None:
-    name = f"bench_bundle_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(args.url)
+def _key(name: str) -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(name.encode()).digest())
+
+
+async def _play(url: str, name: str, args: argparse.Namespace) -> None:
+    """A fresh database ``name`` with a day of bot play and one checkpoint over it."""
+    admin = await asyncpg.connect(url)
     await admin.execute(f'CREATE DATABASE "{name}"')
     await admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
-    url = _with_database(args.url, name)
+    await admin.close()
+    conn = await asyncpg.connect(_with_database(url, name))
+    await migrate(conn)
+    await conn.close()
+    pool = await create_pool(_with_database(url, name), min_size=2, max_size=16)
+    plans = default_plans(args.tables)
+    await fund_players(transfer_service(pool), plans)
+    started = time.perf_counter()
+    rounds, commands = await play_tables(command_service(pool), pool, plans, args.rounds)
+    took = time.perf_counter() - started
+    print(f"played {rounds:,} rounds ({commands:,} commands) in {took:.0f} s into {name}")
+    await make_checkpoint(ChainStore(pool), _key(name), allow_empty=True)
+    await pool.close()
+
+
+async def main(args: argparse.Namespace) -> None:
+    name = args.database or f"bench_bundle_{uuid.uuid4().hex[:8]}"
     root = Path(args.keep or tempfile.mkdtemp(prefix="bundle-bench-"))
     try:
-        conn = await asyncpg.connect(url)
-        await migrate(conn)
-        await conn.close()
-        pool = await create_pool(url, min_size=2, max_size=16)
-        plans = default_plans(args.tables)
-        await fund_players(transfer_service(pool), plans)
-        started = time.perf_counter()
-        rounds, commands = await play_tables(command_service(pool), pool, plans, args.rounds)
-        took = time.perf_counter() - started
-        print(f"played {rounds:,} rounds ({commands:,} commands) in {took:.0f} s")
-        key = Ed25519PrivateKey.generate()
-        await make_checkpoint(ChainStore(pool), key, allow_empty=True)
+        if not args.database:
+            await _play(args.url, name, args)
+        await _measure(args, name, root)
+    finally:
+        if not (args.database or args.keep_database):
+            admin = await asyncpg.connect(args.url)
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await admin.close()
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+async def _measure(args: argparse.Namespace, name: str, root: Path) -> None:
+    key = _key(name)
+    pool = await create_pool(_with_database(args.url, name), min_size=2, max_size=16)
+    try:
+        async with pool.acquire() as c:
+            rounds = sum(len(n) for n in (await select_rounds(ReplayStore(c)))[0].values())
         written, verified, live = [], [], []
         for attempt in range(args.repeat):
             out = root / f"bundle-{attempt}"
@@ -106,19 +138,20 @@ async def main(args: argparse.Namespace) -> None:
             f" reconcile {b:.1f} s ({rounds / b:,.0f} rounds/s); verify-bundle / live"
             f" {v / b:.2f}"
         )
-        await pool.close()
     finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
-        if not args.keep:
-            shutil.rmtree(root, ignore_errors=True)
+        await pool.close()
 
 
 if __name__ == "__main__":
+    # A log line per command would be most of what the play phase measures.
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default=DEFAULT_URL)
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=5000, help="rounds per table")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--keep", help="keep the bundles in this directory")
+    kept = parser.add_mutually_exclusive_group()
+    kept.add_argument("--keep-database", action="store_true", help="leave the played database")
+    kept.add_argument("--database", help="measure this kept database (nothing is played)")
     asyncio.run(main(parser.parse_args()))
