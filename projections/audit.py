@@ -13,9 +13,9 @@ counts like an internal wallet's, but has no balance here: the operator holds it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Final, NamedTuple, Protocol
 
 import msgspec
 
@@ -39,10 +39,9 @@ from russian_poker.projections.game_record import (
 from russian_poker.projections.redaction import round_of
 
 if TYPE_CHECKING:
-    from russian_poker.events.postgres.audit import AuditStore
     from russian_poker.events.postgres.projections import ReadModels
 
-__all__ = ["AuditProjection", "AuditRow", "TableRules", "meta_of"]
+__all__ = ["AuditProjection", "AuditRow", "AuditRows", "TableRules", "fold_rounds", "meta_of"]
 
 
 class TableRules(NamedTuple):
@@ -111,6 +110,36 @@ class _Round:
         )
 
 
+class AuditRows(Protocol):
+    """What the fold reads and writes of the trail: the store (``events.postgres.audit``)
+    for the service, the events of an audit bundle in memory for its verifier."""
+
+    async def tables(self, table_ids: Iterable[str]) -> dict[str, TableRules]: ...
+
+    async def rounds(self, keys: Sequence[tuple[str, int]]) -> list[AuditRow]: ...
+
+    async def balances_after(self, positions: Sequence[int]) -> dict[int, int]: ...
+
+    async def balance_from_events(self, stream_id: str, version: int) -> int: ...
+
+    async def ruleset_changed(
+        self, table_id: str, rules: TableRules, settled: Sequence[int]
+    ) -> None: ...
+
+    async def save(
+        self, tables: Sequence[tuple[str, TableRules]], rounds: Sequence[AuditRow]
+    ) -> None: ...
+
+
+async def fold_rounds(rows: AuditRows, events: Sequence[RecordedEvent]) -> None:
+    """Fold one batch of events, in the store's global order, into ``rows``."""
+    batch = _Batch(rows)
+    await batch.prepare(events)
+    for record in events:
+        await batch.apply(record)
+    await batch.save()
+
+
 class AuditProjection:
     """Builds ``audit_rounds`` from the events; stateless between batches."""
 
@@ -124,15 +153,11 @@ class AuditProjection:
 
     async def apply(self, models: ReadModels, events: Sequence[RecordedEvent]) -> None:
         """Fold one batch of events, in the store's global order, into the rows."""
-        batch = _Batch(models.audit)
-        await batch.prepare(events)
-        for record in events:
-            await batch.apply(record)
-        await batch.save()
+        await fold_rounds(models.audit, events)
 
 
 class _Batch:
-    def __init__(self, rows: AuditStore) -> None:
+    def __init__(self, rows: AuditRows) -> None:
         self.rows = rows
         self.tables: dict[str, TableRules] = {}
         self.rounds: dict[tuple[str, int], _Round] = {}

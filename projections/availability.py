@@ -11,7 +11,7 @@ availability`` folds the events again and compares.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Final, Literal, NamedTuple
 
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KINDS",
+    "change_of",
+    "log_entries",
     "AvailabilityChange",
     "AvailabilityPage",
     "AvailabilityProjection",
@@ -37,7 +39,9 @@ __all__ = [
     "TableFacts",
 ]
 
-KINDS: Final = {
+Kind = Literal["opened", "closed", "reopened", "ruleset_changed"]
+
+KINDS: Final[dict[str, Kind]] = {
     "TableOpened": "opened",
     "TableClosed": "closed",
     "TableReopened": "reopened",
@@ -61,7 +65,7 @@ class LogEntry(NamedTuple):
     table_id: str
     operator_id: str
     shared: bool
-    kind: str
+    kind: Kind
     actor_role: str
     actor_id: str
     reason: str | None
@@ -98,10 +102,7 @@ class AvailabilityChange(msgspec.Struct, frozen=True, kw_only=True):
     table_id: Annotated[str, msgspec.Meta(description="The table changed.")]
     operator_id: Annotated[str, msgspec.Meta(description="The operator the table belongs to.")]
     shared: Annotated[bool, msgspec.Meta(description="A shared table (players of every operator).")]
-    kind: Annotated[
-        Literal["opened", "closed", "reopened", "ruleset_changed"],
-        msgspec.Meta(description="What changed."),
-    ]
+    kind: Annotated[Kind, msgspec.Meta(description="What changed.")]
     actor: Annotated[ChangeActor, msgspec.Meta(description="Who changed it.")]
     reason: Annotated[
         str | None,
@@ -179,17 +180,45 @@ class AvailabilityProjection:
             return
         log = models.availability
         tables = {e.stream_id.removeprefix(TABLE_PREFIX) for e in mine}
-        known = await log.latest(sorted(tables))
-        rows = []
-        for record in mine:
-            table_id = record.stream_id.removeprefix(TABLE_PREFIX)
-            row = _row(record, table_id, known.get(table_id))
-            if row is None:
-                continue
-            known[table_id] = TableFacts(row.operator_id, row.shared, row.ruleset_version)
-            rows.append(row)
+        rows = log_entries(mine, await log.latest(sorted(tables)))
         if rows:
             await log.save(rows)
+
+
+def log_entries(records: Iterable[RecordedEvent], known: dict[str, TableFacts]) -> list[LogEntry]:
+    """The log's rows for ``records`` (in the store's order), given what the log knew of
+    each table before them; ``known`` is kept up to date."""
+    rows = []
+    for record in records:
+        if record.event_type not in KINDS or not record.stream_id.startswith(TABLE_PREFIX):
+            continue
+        table_id = record.stream_id.removeprefix(TABLE_PREFIX)
+        row = _row(record, table_id, known.get(table_id))
+        if row is None:
+            continue
+        known[table_id] = TableFacts(row.operator_id, row.shared, row.ruleset_version)
+        rows.append(row)
+    return rows
+
+
+def change_of(entry: LogEntry) -> AvailabilityChange:
+    """A row of the log as the API and an audit bundle show it."""
+    return AvailabilityChange(
+        position=entry.global_position,
+        table_id=entry.table_id,
+        operator_id=entry.operator_id,
+        shared=entry.shared,
+        kind=entry.kind,
+        actor=ChangeActor(role=entry.actor_role, id=entry.actor_id),
+        reason=entry.reason,
+        time=entry.recorded_at,
+        ruleset_version=entry.ruleset_version,
+        ruleset=_ruleset.decode(entry.ruleset) if entry.ruleset is not None else None,
+        command_id=entry.command_id,
+    )
+
+
+_ruleset = msgspec.json.Decoder(Ruleset)
 
 
 def _row(record: RecordedEvent, table_id: str, known: TableFacts | None) -> LogEntry | None:

@@ -20,24 +20,21 @@ from russian_poker.events.game import RoundAbandoned, RoundSettled
 from russian_poker.events.postgres.rebuild import (
     AbandonedRow,
     Differing,
-    LedgerRow,
     LiveTable,
     RebuildStore,
     RoundBoxRow,
     RoundRow,
     TableRow,
-    WalletRow,
 )
 from russian_poker.events.records import Position
 from russian_poker.events.streams import TABLE_PREFIX
-from russian_poker.events.wallet import WalletOpened
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.compare import differences, render
 from russian_poker.projections.history import settled_write
 from russian_poker.projections.runner import DEFAULT_BATCH_SIZE, Projection, apply_batch
 from russian_poker.projections.tables import decode_state, encode_state
-from russian_poker.projections.wallets import money_moved
+from russian_poker.projections.wallets import LedgerRow, WalletFold
 from russian_poker.service.rules.evolve import fold
 from russian_poker.service.rules.state import Table
 
@@ -185,36 +182,18 @@ def _compare_table(
 async def _rebuild_wallets(store: RebuildStore) -> RebuildReport:
     report = RebuildReport(name="wallets")
     async with store.wallets() as rebuilding:
-        wallets: dict[str, WalletRow] = {}
+        fold = WalletFold()
         ledger: list[LedgerRow] = []
         async for record in rebuilding.events():
             report.events += 1
-            event = decode_event(record.event_type, record.schema_version, record.data)
-            if isinstance(event, WalletOpened):
-                wallets[event.wallet_id] = WalletRow(
-                    event.wallet_id, event.currency, 0, record.stream_version
-                )
+            try:
+                row = fold.apply(record)
+            except LookupError as problem:
+                report.note(str(problem))
                 continue
-            moved = money_moved(event)
-            if moved is None:
-                continue
-            row = wallets.get(moved.wallet_id)
-            if row is None:
-                report.note(f"wallet {moved.wallet_id}: money moved before WalletOpened")
-                continue
-            row = wallets[moved.wallet_id] = row._replace(
-                balance=row.balance + moved.signed, version=record.stream_version
-            )
-            ledger.append(
-                LedgerRow(
-                    record.global_position,
-                    moved.wallet_id,
-                    record.event_type,
-                    *moved[1:],
-                    row.balance,
-                    record.recorded_at,
-                )
-            )
+            if row is not None:
+                ledger.append(row)
+        wallets = fold.wallets
         report.rows = len(wallets) + len(ledger)
         for differing in await rebuilding.stage(list(wallets.values()), ledger):
             _note_rows(report, differing)

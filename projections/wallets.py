@@ -11,16 +11,29 @@ from typing import Annotated, NamedTuple
 
 import msgspec
 
+from russian_poker.events.codec import decode_event
+from russian_poker.events.records import RecordedEvent
 from russian_poker.events.wallet import (
     FundsDeposited,
     FundsWithdrawn,
     WalletCredited,
     WalletDebited,
+    WalletOpened,
 )
 from russian_poker.projections.paging import NextCursor
 from russian_poker.service.rules.wallets import Wallet
 
-__all__ = ["HeldWallet", "LedgerEntry", "LedgerPage", "Moved", "WalletView", "money_moved"]
+__all__ = [
+    "HeldWallet",
+    "LedgerEntry",
+    "LedgerPage",
+    "LedgerRow",
+    "Moved",
+    "WalletFold",
+    "WalletRow",
+    "WalletView",
+    "money_moved",
+]
 
 
 class HeldWallet(NamedTuple):
@@ -53,6 +66,67 @@ def money_moved(event: object) -> Moved | None:
         signed = event.amount if isinstance(event, FundsDeposited) else -event.amount
         return Moved(event.wallet_id, signed, None, None, None, None, event.transfer_id)
     return None
+
+
+class WalletRow(NamedTuple):
+    """A row of ``wallets``."""
+
+    wallet_id: str
+    currency: str
+    balance: int
+    version: int
+
+
+class LedgerRow(NamedTuple):
+    """A row of ``ledger``: one movement and the balance after it."""
+
+    global_position: int
+    wallet_id: str
+    event_type: str
+    amount: int
+    reason: str | None
+    table_id: str | None
+    round: int | None
+    box: int | None
+    transfer_id: str | None
+    balance_after: int
+    recorded_at: datetime
+
+
+class WalletFold:
+    """Internal wallets folded from their events, each wallet's in stream order: the
+    balances and the ledger's rows the command path writes with the events. The rebuild
+    and an audit bundle's verifier compare what was stored with it."""
+
+    def __init__(self) -> None:
+        self.wallets: dict[str, WalletRow] = {}
+
+    def apply(self, record: RecordedEvent) -> LedgerRow | None:
+        """The ledger row of one wallet event (``None`` for one that moves no money).
+        Raises ``LookupError`` for money moved in a wallet that was never opened."""
+        event = decode_event(record.event_type, record.schema_version, record.data)
+        if isinstance(event, WalletOpened):
+            self.wallets[event.wallet_id] = WalletRow(
+                event.wallet_id, event.currency, 0, record.stream_version
+            )
+            return None
+        moved = money_moved(event)
+        if moved is None:
+            return None
+        row = self.wallets.get(moved.wallet_id)
+        if row is None:
+            raise LookupError(f"wallet {moved.wallet_id}: money moved before WalletOpened")
+        row = self.wallets[moved.wallet_id] = row._replace(
+            balance=row.balance + moved.signed, version=record.stream_version
+        )
+        return LedgerRow(
+            record.global_position,
+            moved.wallet_id,
+            record.event_type,
+            *moved[1:],
+            row.balance,
+            record.recorded_at,
+        )
 
 
 class WalletView(msgspec.Struct, frozen=True, kw_only=True):

@@ -106,3 +106,20 @@ def sessions(pool: Pool, operators: OperatorRegistry) -> Sessions:
 
 def outbox(pool: Pool, operators: OperatorRegistry, **options: Any) -> Outbox:
     return Outbox(WalletCallsStore(pool), operators.wallet, **options)
+
+
+async def bundled_read_models_caught_up(url: str) -> None:
+    """Fold every event so far into the catch-up read models an audit bundle ships (the
+    round records and the availability log). Safe beside a running service: each batch
+    holds its projection's checkpoint row, so the two never apply one twice."""
+    from russian_poker.events.postgres.projections import ProjectionStore
+    from russian_poker.projections.audit import AuditProjection
+    from russian_poker.projections.availability import AvailabilityProjection
+    from russian_poker.projections.runner import ProjectionRunner
+
+    store = ProjectionStore(url)
+    try:
+        for projection in (AuditProjection(), AvailabilityProjection()):
+            await ProjectionRunner(projection, store).run_until_caught_up()
+    finally:
+        await store.close()

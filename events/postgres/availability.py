@@ -7,16 +7,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Final
 
-import msgspec
-
 from russian_poker.events.postgres.pool import Database
-from russian_poker.events.ruleset import Ruleset
 from russian_poker.projections.availability import (
     AvailabilityChange,
     AvailabilityPage,
-    ChangeActor,
     LogEntry,
     TableFacts,
+    change_of,
 )
 from russian_poker.projections.paging import serial_cursor
 
@@ -44,23 +41,10 @@ WHERE ($1::text IS NULL OR table_id = $1)
 ORDER BY global_position
 LIMIT $6
 """
-_ruleset = msgspec.json.Decoder(Ruleset)
 
 
 def _change(row: Any) -> AvailabilityChange:
-    return AvailabilityChange(
-        position=row["global_position"],
-        table_id=row["table_id"],
-        operator_id=row["operator_id"],
-        shared=row["shared"],
-        kind=row["kind"],
-        actor=ChangeActor(role=row["actor_role"], id=row["actor_id"]),
-        reason=row["reason"],
-        time=row["recorded_at"],
-        ruleset_version=row["ruleset_version"],
-        ruleset=_ruleset.decode(row["ruleset"]) if row["ruleset"] is not None else None,
-        command_id=row["command_id"],
-    )
+    return change_of(LogEntry(**dict(row)))
 
 
 class AvailabilityStore:

@@ -1,6 +1,7 @@
 """What an audit bundle reads (``service.audit.bundle``): the rounds settled in a window, the
-streams they involve, each stream's events with their chain hashes, and the checkpoints,
-all from one snapshot so the files agree with each other."""
+streams they involve, each stream's events with their chain hashes, the checkpoints, and
+the read models shipped with them (round records, ledger rows, availability log, and how far
+the catch-up ones had folded the events), all from one snapshot so the files agree."""
 
 from __future__ import annotations
 
@@ -9,11 +10,16 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any, Final, NamedTuple
 
+from russian_poker.events.postgres.audit import AuditStore
 from russian_poker.events.postgres.chain import LeafRow, StoredCheckpoint
 from russian_poker.events.postgres.pool import Database, acquired
 from russian_poker.events.postgres.replay import ReplayStore
+from russian_poker.events.records import Position
 from russian_poker.events.streams import SEAMLESS_PREFIX, WALLET_PREFIX
+from russian_poker.projections.audit import AuditRow
+from russian_poker.projections.availability import AvailabilityChange, LogEntry, change_of
 from russian_poker.projections.books import OperatorCall
+from russian_poker.projections.wallets import LedgerRow
 
 __all__ = ["BundleSnapshot", "BundleStore", "ChainedEvent"]
 
@@ -27,10 +33,21 @@ WHERE m.metadata->>'command_id' IN (
 ORDER BY 1
 """
 _STREAM: Final = """
-SELECT global_position, stream_id, stream_version, event_id, event_type, schema_version,
+SELECT global_position, tx_id, stream_id, stream_version, event_id, event_type, schema_version,
        data::text AS data, metadata::text AS metadata, recorded_at, prev_hash, hash
 FROM events WHERE stream_id = $1 ORDER BY stream_version
 """
+_LEDGER: Final = """
+SELECT global_position, wallet_id, event_type, amount, reason, table_id, round, box,
+       transfer_id, balance_after, recorded_at
+FROM ledger WHERE wallet_id = $1 ORDER BY global_position
+"""
+_AVAILABILITY: Final = """
+SELECT global_position, table_id, operator_id, shared, kind, actor_role, actor_id, reason,
+       ruleset_version, ruleset::text AS ruleset, command_id, recorded_at
+FROM availability_log WHERE table_id = ANY($1::text[]) ORDER BY global_position
+"""
+_FOLDED: Final = "SELECT tx_id, global_position FROM projection_checkpoints WHERE name = $1"
 _CHECKPOINTS: Final = """
 SELECT seq, created_at, upto_tx_id::text::numeric AS upto_tx_id, upto_position, prev_digest,
        leaf_count, merkle_root, digest, key_id, signature
@@ -56,6 +73,7 @@ class ChainedEvent(NamedTuple):
     canonical ``jsonb`` text, the bytes the hash covers."""
 
     global_position: int
+    tx_id: int
     stream_id: str
     stream_version: int
     event_id: Any
@@ -89,6 +107,28 @@ class BundleSnapshot:
         """The stream's events in version order, a few thousand rows at a time."""
         async for row in self._conn.cursor(_STREAM, stream_id, prefetch=_PREFETCH):
             yield ChainedEvent(*row.values())
+
+    async def round_records(self, table_id: str, numbers: Sequence[int]) -> list[AuditRow]:
+        """The audit trail's records of these rounds of one table that it has settled."""
+        rows = await AuditStore(self._conn).rounds([(table_id, n) for n in numbers])
+        return sorted((r for r in rows if r.settled_at is not None), key=lambda r: r.round)
+
+    async def ledger(self, wallet_id: str) -> AsyncIterator[LedgerRow]:
+        """An internal wallet's ledger, oldest first."""
+        async for row in self._conn.cursor(_LEDGER, wallet_id, prefetch=_PREFETCH):
+            yield LedgerRow(*row.values())
+
+    async def availability(self, table_ids: Sequence[str]) -> list[AvailabilityChange]:
+        """The availability log of these tables, oldest first."""
+        rows = await self._conn.fetch(_AVAILABILITY, list(table_ids))
+        return [change_of(LogEntry(**dict(row))) for row in rows]
+
+    async def folded(self, name: str) -> Position:
+        """How far the catch-up read model ``name`` has folded the events."""
+        row = await self._conn.fetchrow(_FOLDED, name)
+        if row is None:
+            return Position.start()
+        return Position(tx_id=int(row["tx_id"]), global_position=row["global_position"])
 
     async def operator_calls(self, rounds: Sequence[tuple[str, int]]) -> list[OperatorCall]:
         """Every call to a seamless operator's wallet made or owed for these rounds."""

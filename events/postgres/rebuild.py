@@ -26,6 +26,7 @@ from russian_poker.events.postgres.store import read_all, recorded_from_row
 from russian_poker.events.postgres.tables import catch_up
 from russian_poker.events.records import Position, RecordedEvent
 from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX
+from russian_poker.projections.wallets import LedgerRow, WalletRow
 from russian_poker.service.rules.state import Table
 
 __all__ = [
@@ -33,7 +34,6 @@ __all__ = [
     "CatchUpRebuild",
     "Differing",
     "HistoryRebuild",
-    "LedgerRow",
     "LiveTable",
     "RebuildStore",
     "RoundBoxRow",
@@ -41,7 +41,6 @@ __all__ = [
     "RowPair",
     "TableRow",
     "TablesRebuild",
-    "WalletRow",
     "WalletsRebuild",
 ]
 
@@ -79,27 +78,6 @@ class TableRow(NamedTuple):
     state: bytes
     operator_id: str
     shared: bool
-
-
-class WalletRow(NamedTuple):
-    wallet_id: str
-    currency: str
-    balance: int
-    version: int
-
-
-class LedgerRow(NamedTuple):
-    global_position: int
-    wallet_id: str
-    event_type: str
-    amount: int
-    reason: str | None
-    table_id: str | None
-    round: int | None
-    box: int | None
-    transfer_id: str | None
-    balance_after: int
-    recorded_at: datetime
 
 
 class RowPair(NamedTuple):

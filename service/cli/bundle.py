@@ -30,8 +30,9 @@ def bundle_command(since: str | None, until: str | None, out: Path) -> None:
     software digest, and a manifest signed with the checkpoint key."""
     from russian_poker.events.postgres.bundle import BundleStore
     from russian_poker.service.audit.bundle.write import BundleSummary, write_bundle
+    from russian_poker.service.bootstrap import bundled_read_models_caught_up
     from russian_poker.service.cli.chain import settings_key
-    from russian_poker.service.database import on_the_store
+    from russian_poker.service.database import database_url, on_the_store
     from russian_poker.service.software import installed
 
     start, end = iso_time(since), iso_time(until)
@@ -46,6 +47,8 @@ def bundle_command(since: str | None, until: str | None, out: Path) -> None:
         )
 
     async def work(conn: asyncpg.Connection[asyncpg.Record]) -> BundleSummary:
+        # The round records and availability log the bundle ships, as far as the events go.
+        await bundled_read_models_caught_up(database_url())
         return await write_bundle(
             BundleStore(conn),
             key,

@@ -12,17 +12,28 @@ from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 
+import asyncpg
 import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from russian_poker.events.postgres.bundle import BundleStore
+from russian_poker.events.postgres.projections import ProjectionStore
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.availability import AvailabilityProjection
+from russian_poker.projections.runner import ProjectionRunner
 from russian_poker.service.audit.bundle import files as f
 from russian_poker.service.audit.bundle.verify import verify_bundle
 from russian_poker.service.audit.bundle.write import write_bundle
+from russian_poker.service.bootstrap import (
+    bundled_read_models_caught_up,
+    command_service,
+    transfer_service,
+)
 from russian_poker.service.chain.hashing import event_hash, jsonb_text
 from russian_poker.service.software import installed
-from tests.audit.conftest import Played
+from tests.audit.bots import default_plans, fund_players, play_tables
+from tests.audit.conftest import Played, catch_up_fully
 from tests.audit.tampering import resign_bundle
 
 KEY = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bundle test key").digest())
@@ -31,6 +42,7 @@ KEY = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bundle test key").di
 @pytest.fixture(scope="module")
 async def bundle(played: Played, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("bundle") / "b"
+    await bundled_read_models_caught_up(played.url)  # as `audit bundle` does first
     summary = await write_bundle(
         BundleStore(played.pool), KEY, out, start=None, end=None, software=installed()
     )
@@ -66,6 +78,15 @@ async def test_the_bundle_verifies_offline(bundle: Path, played: Played) -> None
     assert report.boxes > played.rounds  # every box's money reconciled
     names = {p.name for p in bundle.iterdir()}
     assert {f.EVENTS, f.PROOFS, f.RULESETS, f.CHECKPOINTS, f.MANIFEST, f.MANIFEST_SIG} <= names
+    # Every round's record, the ledgers of the wallets that played, every table's opening.
+    assert _count(bundle, f.ROUND_RECORDS) == played.rounds
+    assert _count(bundle, f.LEDGER) > played.rounds
+    changes = [json.loads(x) for x in (bundle / f.AVAILABILITY).read_bytes().splitlines()]
+    assert sum(c["kind"] == "opened" for c in changes) == len(played.plans)
+
+
+def _count(root: Path, name: str) -> int:
+    return len((root / name).read_bytes().splitlines())
 
 
 async def test_only_the_auditors_key_is_trusted(bundle: Path, tmp_path: Path) -> None:
@@ -174,3 +195,88 @@ async def test_a_card_in_a_proof_and_a_paytable_number(bundle: Path, tmp_path: P
     _edit(paytable, f.RULESETS, 0, lambda line: line.replace(b'"straight":4', b'"straight":5'))
     resign_bundle(paytable, KEY)
     assert "ruleset differs from the one its event" in await _first_finding(paytable)
+
+
+def _json_edit(change: object) -> object:
+    def edit(line: bytes) -> bytes:
+        record = json.loads(line)
+        change(record)  # type: ignore[operator]
+        return json.dumps(record).encode() + b"\n"
+
+    return edit
+
+
+async def test_read_models_tampered_with_are_named(bundle: Path, tmp_path: Path) -> None:
+    """A round record, a ledger row or an availability entry edited (and the manifest
+    signed again) differs from what its events fold into; a record left out is missing."""
+    record = _copy(bundle, tmp_path / "r")
+
+    def more_paid(row: dict[str, object]) -> None:
+        row["record"]["totals"]["paid"] += 1  # type: ignore[index]
+
+    _edit(record, f.ROUND_RECORDS, 0, _json_edit(more_paid))
+    resign_bundle(record, KEY)
+    finding = await _first_finding(record)
+    assert finding.startswith("round-records.jsonl line 1: round "), finding
+    assert "record.totals.paid: the file has" in finding
+
+    dropped = _copy(bundle, tmp_path / "d")
+    first = json.loads((bundle / f.ROUND_RECORDS).read_bytes().splitlines()[0])
+    _edit(dropped, f.ROUND_RECORDS, 0, b"")
+    resign_bundle(dropped, KEY)
+    assert await _first_finding(dropped) == (
+        f"round-records.jsonl: round {first['table_id']}:{first['round']}'s record is missing"
+    )
+
+    ledger = _copy(bundle, tmp_path / "l")
+
+    def richer(row: dict[str, int]) -> None:
+        row["balance_after"] += 100
+
+    _edit(ledger, f.LEDGER, 3, _json_edit(richer))
+    resign_bundle(ledger, KEY)
+    finding = await _first_finding(ledger)
+    assert finding.startswith("ledger.jsonl line 4: wallet "), finding
+    assert "balance_after: the file has" in finding
+
+    log = _copy(bundle, tmp_path / "a")
+
+    def other_reason(change: dict[str, str]) -> None:
+        change["reason"] = "maintenance"
+
+    _edit(log, f.AVAILABILITY, 0, _json_edit(other_reason))
+    resign_bundle(log, KEY)
+    finding = await _first_finding(log)
+    assert finding.startswith("availability.jsonl line 1: table "), finding
+    assert 'reason: the file has "maintenance"' in finding
+
+
+async def test_read_models_behind_the_events(
+    db: asyncpg.Pool[asyncpg.Record], database_url: str, tmp_path: Path
+) -> None:
+    """Rounds settled after the round records were last folded are in the bundle (events,
+    proofs, replay, money) but have no record yet: the manifest says how far the read
+    models had got, the verifier folds that far, and the bundle verifies."""
+    plans = default_plans(2, prefix="behind")
+    await fund_players(transfer_service(db), plans)
+    handler = command_service(db)
+    await play_tables(handler, db, plans, 3)
+    store = ProjectionStore(database_url)
+    try:
+        for projection in (AuditProjection(), AvailabilityProjection()):
+            await catch_up_fully(ProjectionRunner(projection, store), db)
+    finally:
+        await store.close()
+    await play_tables(handler, db, plans, 2, seed=2)  # the same tables, two rounds more
+
+    out = tmp_path / "behind"
+    summary = await write_bundle(
+        BundleStore(db), KEY, out, start=None, end=None, software=installed()
+    )
+    assert summary.rounds == 10
+    assert _count(out, f.PROOFS) == 10 and _count(out, f.ROUND_RECORDS) == 6
+    manifest = json.loads((out / f.MANIFEST).read_bytes())
+    last = max(json.loads(x)["global_position"] for x in (out / f.EVENTS).read_bytes().splitlines())
+    assert manifest["read_models"]["audit"]["global_position"] < last
+    report = await verify_bundle(out, [KEY.public_key()])
+    assert report.findings == [] and report.rounds == 10

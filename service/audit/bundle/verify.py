@@ -5,9 +5,11 @@ auditor trusts (never the copy inside the bundle) and every file's digest; every
 hash links from the first event; every checkpoint (digest, signature, sequence, links,
 Merkle root, and its leaves against the events); every ruleset file line against the event
 that recorded it; every proof against the proof the events give and against the seeds
-(every card re-derived); every round re-run through the rules; and every box's money
-reconciled to the unit: the debits and credits its game events call for, and no others.
-Each problem is a finding naming the file and line (or the round) and what differs."""
+(every card re-derived); every round re-run through the rules; every box's money
+reconciled to the unit: the debits and credits its game events call for, and no others,
+against the operators' calls; and the round records, ledgers and availability log folded
+again from the events (``read_models``). Each problem is a finding naming the file and line
+(or the round) and what differs."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from russian_poker.events.game import RulesetChanged, TableOpened
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.streams import SEAMLESS_PREFIX, TABLE_PREFIX
 from russian_poker.service.audit.bundle import files as f
+from russian_poker.service.audit.bundle.read_models import check_read_models
 from russian_poker.service.audit.bundle.reads import BundleReads
 from russian_poker.service.audit.bundle.write import sha256_of
 from russian_poker.service.audit.reconcile import reconcile_rounds
@@ -63,7 +66,8 @@ def _canonical(raw: msgspec.Raw) -> str:
 async def verify_bundle(root: Path, trusted: Sequence[Ed25519PublicKey]) -> BundleReport:
     """Every check of the module's docstring; the report's findings in the order found."""
     report = BundleReport()
-    if not _manifest_holds(root, trusted, report):
+    manifest = _manifest_holds(root, trusted, report)
+    if manifest is None:
         return report  # nothing in files an unsigned manifest lists can be believed
     heads = _events(root, report)
     if report.findings:
@@ -82,26 +86,32 @@ async def verify_bundle(root: Path, trusted: Sequence[Ed25519PublicKey]) -> Bund
     report.boxes = books.boxes
     for mismatch in books.mismatches:
         report.findings.append(f"money: {mismatch.subject}: {mismatch.detail}")
+    await check_read_models(
+        root, recorded, set(reads_rounds(selection)), manifest.read_models, report.findings
+    )
     return report
 
 
-def _manifest_holds(root: Path, trusted: Sequence[Ed25519PublicKey], report: BundleReport) -> bool:
+def _manifest_holds(
+    root: Path, trusted: Sequence[Ed25519PublicKey], report: BundleReport
+) -> f.Manifest | None:
+    """The manifest, if a trusted key signed it and every file is the one it lists."""
     try:
         body = (root / f.MANIFEST).read_bytes()
         signature = bytes.fromhex((root / f.MANIFEST_SIG).read_text().strip())
     except (OSError, ValueError) as error:
         report.findings.append(f"{f.MANIFEST}: cannot read it or its signature: {error}")
-        return False
+        return None
     if not any(verify_signature(key, signature, body) for key in trusted):
         keys = ", ".join(key_id(k)[:16] + "…" for k in trusted)
         report.findings.append(
             f"{f.MANIFEST_SIG}: the manifest is not signed by a trusted key ({keys})"
         )
-        return False
+        return None
     manifest = msgspec.json.decode(body, type=f.Manifest)
     if manifest.format != f.FORMAT:
         report.findings.append(f"{f.MANIFEST}: format {manifest.format!r}, expected {f.FORMAT}")
-        return False
+        return None
     present = {p.name for p in root.iterdir()} - {f.MANIFEST, f.MANIFEST_SIG}
     for name in sorted(present - set(manifest.files)):
         report.findings.append(f"{name}: a file the manifest does not list")
@@ -110,7 +120,7 @@ def _manifest_holds(root: Path, trusted: Sequence[Ed25519PublicKey], report: Bun
             report.findings.append(f"{name}: listed in the manifest, missing")
         elif sha256_of(root / name) != digest:
             report.findings.append(f"{name}: its SHA-256 is not the one the manifest signs")
-    return not report.findings
+    return None if report.findings else manifest
 
 
 def _hash(e: f.BundleEvent, previous: bytes, data: str, metadata: str) -> bytes:
@@ -176,7 +186,7 @@ def _events(
             recorded.append(
                 RecordedEvent(
                     global_position=e.global_position,
-                    tx_id=0,
+                    tx_id=e.tx_id,
                     stream_id=e.stream_id,
                     stream_version=e.stream_version,
                     event_id=uuid.UUID(e.event_id),

@@ -3,9 +3,11 @@
 One snapshot of the store: the whole stream of every table with a round settled in the
 window (from its opening, so each round can be re-run from the table's first event) and of
 every wallet those tables' commands moved, with their chain hashes; every checkpoint; each
-round's fairness proof; every ruleset the tables played by; the software digest; and the
-manifest of the files' SHA-256, signed. Streams are written as they are read, so memory
-holds one table's events at a time (its proofs are derived from them)."""
+round's fairness proof and round record; every ruleset the tables played by; the internal
+wallets' ledgers, the operators' wallet calls and the tables' availability log; the
+software digest; and the manifest of the files' SHA-256, signed. Streams are written as
+they are read, so memory holds one table's events at a time (its proofs are derived from
+them)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from russian_poker.events.codec import decode_event
 from russian_poker.events.game import RulesetChanged, TableOpened
-from russian_poker.events.streams import TABLE_PREFIX, table_stream
+from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX, table_stream
+from russian_poker.projections.audit import AuditProjection
+from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.service.audit.bundle import files as f
 from russian_poker.service.chain.keys import key_id, public_pem
 from russian_poker.service.chain.views import checkpoint_view
@@ -29,8 +33,9 @@ from russian_poker.service.software import SoftwareManifest
 
 if TYPE_CHECKING:
     from russian_poker.events.postgres.bundle import BundleSnapshot, BundleStore, ChainedEvent
+    from russian_poker.projections.wallets import LedgerRow
 
-__all__ = ["BundleSummary", "sha256_of", "write_bundle"]
+__all__ = ["BundleSummary", "ledger_line", "sha256_of", "write_bundle"]
 
 _encode = msgspec.json.Encoder().encode
 
@@ -53,11 +58,29 @@ def _line(record: msgspec.Struct) -> bytes:
     return _encode(record) + b"\n"
 
 
+def ledger_line(row: LedgerRow) -> f.LedgerLine:
+    """A ledger row as ``ledger.jsonl`` holds it (and the ledger API shows it)."""
+    return f.LedgerLine(
+        wallet_id=row.wallet_id,
+        position=row.global_position,
+        kind=row.event_type,
+        amount=row.amount,
+        reason=row.reason,
+        table_id=row.table_id,
+        round=row.round,
+        box=row.box,
+        transfer_id=row.transfer_id,
+        balance_after=row.balance_after,
+        recorded_at=row.recorded_at,
+    )
+
+
 def _event(e: ChainedEvent) -> f.BundleEvent:
     return f.BundleEvent(
         stream_id=e.stream_id,
         stream_version=e.stream_version,
         global_position=e.global_position,
+        tx_id=e.tx_id,
         event_id=str(e.event_id),
         event_type=e.event_type,
         schema_version=e.schema_version,
@@ -93,10 +116,14 @@ async def write_bundle(
         with (
             (out / f.EVENTS).open("wb") as events,
             (out / f.PROOFS).open("wb") as proofs,
+            (out / f.ROUND_RECORDS).open("wb") as records,
             (out / f.RULESETS).open("wb") as rulesets,
+            (out / f.LEDGER).open("wb") as ledger,
         ):
             for table_id, numbers in by_table.items():
                 await _table(snapshot, table_id, numbers, events, proofs, rulesets, summary)
+                for row in await snapshot.round_records(table_id, numbers):
+                    records.write(_line(row))
                 if progress is not None:
                     progress(summary)
             streams = [table_stream(t) for t in by_table]
@@ -105,16 +132,26 @@ async def write_bundle(
                 async for event in snapshot.stream(stream_id):
                     events.write(_line(_event(event)))
                     summary.events += 1
+                if stream_id.startswith(WALLET_PREFIX):
+                    async for moved in snapshot.ledger(stream_id.removeprefix(WALLET_PREFIX)):
+                        ledger.write(_line(ledger_line(moved)))
         with (out / f.OPERATOR_CALLS).open("wb") as calls:
             for call in await snapshot.operator_calls(rounds):
                 calls.write(_line(call))
+        with (out / f.AVAILABILITY).open("wb") as availability:
+            for change in await snapshot.availability(list(by_table)):
+                availability.write(_line(change))
         with (out / f.CHECKPOINTS).open("wb") as checkpoints:
             for stored, leaves in await snapshot.checkpoints():
                 summary.checkpoints += 1
                 checkpoints.write(_line(checkpoint_view(stored, leaves)))
+        folded = {
+            name: await snapshot.folded(name)
+            for name in (AuditProjection.name, AvailabilityProjection.name)
+        }
     (out / f.SOFTWARE).write_bytes(_encode(software) + b"\n")
     (out / f.PUBLIC_KEY).write_text(public_pem(key.public_key()))
-    _sign(out, key, start, end, summary)
+    _sign(out, key, start, end, summary, folded)
     return summary
 
 
@@ -157,6 +194,7 @@ def _sign(
     start: datetime | None,
     end: datetime | None,
     summary: BundleSummary,
+    folded: dict[str, f.Position],
 ) -> None:
     digests = {
         name: sha256_of(out / name)
@@ -164,8 +202,11 @@ def _sign(
             f.EVENTS,
             f.CHECKPOINTS,
             f.PROOFS,
+            f.ROUND_RECORDS,
             f.RULESETS,
+            f.LEDGER,
             f.OPERATOR_CALLS,
+            f.AVAILABILITY,
             f.SOFTWARE,
             f.PUBLIC_KEY,
         )
@@ -179,6 +220,7 @@ def _sign(
         streams=summary.streams,
         events=summary.events,
         key_id=key_id(key.public_key()),
+        read_models=folded,
         files=digests,
     )
     body = msgspec.json.format(_encode(manifest), indent=2) + b"\n"
