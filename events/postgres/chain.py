@@ -29,6 +29,8 @@ __all__ = [
     "HeadMismatch",
     "Horizon",
     "LeafRow",
+    "Inclusion",
+    "LinkedEvent",
     "StoredCheckpoint",
 ]
 
@@ -69,6 +71,28 @@ VALUES ($1, $2, $3::xid8, $4, $5, $6, $7, $8, $9, $10)
 _INSERT_LEAVES: Final = """
 INSERT INTO chain_checkpoint_leaves (seq, stream_id, stream_version, hash)
 SELECT $1, s, v, h FROM unnest($2::text[], $3::bigint[], $4::bytea[]) AS l(s, v, h)
+"""
+# Published outside the database: one notification per seamless operator (an internal
+# one has no URL to be called at), queued with the checkpoint (migration 0019).
+_QUEUE_NOTICES: Final = """
+INSERT INTO checkpoint_notifications (operator_id, seq)
+SELECT operator_id, $1 FROM operators WHERE wallet_mode = 'seamless'
+"""
+# A settled round's events at its table (their first and last version), the first
+# checkpoint whose leaf for that stream is at or past them, and the events up to that leaf.
+_ROUND_SPAN: Final = """
+SELECT min(stream_version) AS first, max(stream_version) AS last,
+       bool_or(event_type = 'RoundSettled') AS settled
+FROM events WHERE stream_id = $1 AND (data->>'round')::int = $2
+"""
+_COVERING: Final = """
+SELECT seq FROM chain_checkpoint_leaves
+WHERE stream_id = $1 AND stream_version >= $2 ORDER BY seq LIMIT 1
+"""
+_LINKED: Final = """
+SELECT stream_id, stream_version, event_id, event_type, schema_version, data::text AS data,
+       metadata::text AS metadata, recorded_at, prev_hash, hash
+FROM events WHERE stream_id = $1 AND stream_version BETWEEN $2 AND $3 ORDER BY stream_version
 """
 _FIELDS: Final = """
 e.stream_id, e.stream_version, e.event_id, e.event_type, e.schema_version,
@@ -180,6 +204,33 @@ class ChainEvent(NamedTuple):
     pred_present: bool
 
 
+class LinkedEvent(NamedTuple):
+    """An event with what its hash covers (``data`` and ``metadata`` as canonical text)."""
+
+    stream_id: str
+    stream_version: int
+    event_id: Any
+    event_type: str
+    schema_version: int
+    data: str
+    metadata: str
+    recorded_at: datetime
+    prev_hash: bytes
+    hash: bytes
+
+
+class Inclusion(NamedTuple):
+    """A settled round's events (versions ``first`` to ``last`` of its table's stream), the
+    first checkpoint that covers them with its leaves (``None`` and none: not covered yet),
+    and the stream's events from ``first`` up to that checkpoint's leaf (else to ``last``)."""
+
+    first: int
+    last: int
+    checkpoint: StoredCheckpoint | None
+    leaves: list[LeafRow]
+    events: list[LinkedEvent]
+
+
 class HeadMismatch(NamedTuple):
     """A stream whose ``streams.version`` is not its last event's version (``None``: no
     row, or no event)."""
@@ -226,6 +277,7 @@ class CheckpointMaking:
             [x.stream_version for x in leaves],
             [x.hash for x in leaves],
         )
+        await self._conn.execute(_QUEUE_NOTICES, checkpoint.seq)
 
 
 class ChainSnapshot:
@@ -295,6 +347,28 @@ class ChainStore:
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
             yield ChainSnapshot(conn)
+
+    async def inclusion(self, stream_id: str, number: int) -> Inclusion | None:
+        """What proves round ``number`` of the table stream ``stream_id`` is in a signed
+        checkpoint (without one while none covers it yet); ``None`` if the round is not
+        settled."""
+        async with acquired(self._db) as conn, conn.transaction(isolation="repeatable_read"):
+            span = await conn.fetchrow(_ROUND_SPAN, stream_id, number)
+            if span is None or not span["settled"]:
+                return None
+            first, upto = span["first"], span["last"]
+            checkpoint, leaves = None, []
+            seq = await conn.fetchval(_COVERING, stream_id, upto)
+            if seq is not None:
+                (row,) = await conn.fetch(_PAGE, seq - 1, 1)
+                checkpoint = StoredCheckpoint(*row)
+                leaves = [
+                    LeafRow(x["stream_id"], x["stream_version"], x["hash"])
+                    for x in await conn.fetch(_PAGE_LEAVES, [seq])
+                ]
+                upto = next(x for x in leaves if x.stream_id == stream_id).stream_version
+            events = await conn.fetch(_LINKED, stream_id, first, upto)
+        return Inclusion(first, span["last"], checkpoint, leaves, [LinkedEvent(*e) for e in events])
 
     async def page(
         self, after_seq: int, limit: int

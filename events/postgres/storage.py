@@ -9,7 +9,7 @@ from russian_poker.events.postgres.availability import AvailabilityStore
 from russian_poker.events.postgres.books import BookStore
 from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.postgres.history import HistoryStore
-from russian_poker.events.postgres.notices import NoticeStore
+from russian_poker.events.postgres.notices import checkpoint_notices, table_status_notices
 from russian_poker.events.postgres.pool import DATABASE_GONE
 from russian_poker.events.postgres.reconcile import ReconcileStore
 from russian_poker.events.postgres.replay import ReplayStore
@@ -35,7 +35,8 @@ class Storage:
         self.audit = AuditStore(pool)
         self.availability = AvailabilityStore(pool)
         self.chain = ChainStore(pool)
-        self.notices = NoticeStore(pool)
+        self.notices = table_status_notices(pool)
+        self.checkpoint_notices = checkpoint_notices(pool)
         self.reconcile = ReconcileStore(pool)
         self.replay = ReplayStore(pool)
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Annotated, Final, Literal
+from datetime import UTC
+from typing import TYPE_CHECKING, Annotated, Final, Literal
 
 import msgspec
 
@@ -23,7 +24,17 @@ from russian_poker.events.game import TableClosed, TableReopened
 from russian_poker.events.writes import TableNotice
 from russian_poker.service.rules.state import Table
 
-__all__ = ["NOTICE_PATH", "NoticeActor", "TableStatusNotice", "actor_role", "table_notices"]
+if TYPE_CHECKING:
+    from russian_poker.events.postgres.notices import QueuedNotice
+
+__all__ = [
+    "NOTICE_PATH",
+    "NoticeActor",
+    "TableStatusNotice",
+    "actor_role",
+    "notice_of",
+    "table_notices",
+]
 
 NOTICE_PATH: Final = "notifications/table-status"
 """Where the notification goes: ``POST {the operator's wallet url}/notifications/table-status``."""
@@ -110,4 +121,20 @@ def table_notices(
         for _, actor, command_id, events in batches
         for index, event in enumerate(events)
         if isinstance(event, TableClosed | TableReopened)
+    )
+
+
+def notice_of(row: QueuedNotice) -> TableStatusNotice:
+    """The wire body of a queued notification (a new ``request_id`` for this attempt)."""
+    return TableStatusNotice(
+        notification_id=row.notification_id,
+        request_id=uuid.uuid4().hex,
+        operator_id=row.operator_id,
+        table_id=row.table_id,
+        status=row.status,
+        reason=row.reason,
+        actor=NoticeActor(role=row.actor_role, id=row.actor_id),
+        time=row.occurred_at.astimezone(UTC)
+        .isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z"),
     )

@@ -10,7 +10,13 @@ import msgspec
 
 from russian_poker.events.postgres.chain import LeafRow, StoredCheckpoint
 
-__all__ = ["CheckpointView", "LeafView", "checkpoint_view"]
+__all__ = [
+    "CheckpointSummary",
+    "CheckpointView",
+    "LeafView",
+    "checkpoint_summary",
+    "checkpoint_view",
+]
 
 
 class LeafView(msgspec.Struct, frozen=True, kw_only=True):
@@ -23,8 +29,9 @@ class LeafView(msgspec.Struct, frozen=True, kw_only=True):
     hash: Annotated[str, msgspec.Meta(description="That event's chain hash, hex.")]
 
 
-class CheckpointView(msgspec.Struct, frozen=True, kw_only=True):
-    """A signed checkpoint with its leaves (docs/audit.md, "Tamper-evident log")."""
+class CheckpointSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """A signed checkpoint without its leaves: all its digest covers but the tree, whose
+    root it names (docs/audit.md, "Tamper-evident log")."""
 
     seq: Annotated[int, msgspec.Meta(description="Its number: 1, 2, 3 … without gaps.")]
     created_at: Annotated[datetime, msgspec.Meta(description="When it was made (µs).")]
@@ -53,6 +60,11 @@ class CheckpointView(msgspec.Struct, frozen=True, kw_only=True):
     signature: Annotated[
         str, msgspec.Meta(description="Ed25519 signature of `digest` (its 32 bytes), hex.")
     ]
+
+
+class CheckpointView(CheckpointSummary, frozen=True, kw_only=True):
+    """A signed checkpoint with its leaves (docs/audit.md, "Tamper-evident log")."""
+
     leaves: Annotated[
         list[LeafView],
         msgspec.Meta(
@@ -64,9 +76,9 @@ class CheckpointView(msgspec.Struct, frozen=True, kw_only=True):
     ]
 
 
-def checkpoint_view(c: StoredCheckpoint, leaves: list[LeafRow]) -> CheckpointView:
-    """A stored checkpoint and its leaves, as auditors receive them."""
-    return CheckpointView(
+def checkpoint_summary(c: StoredCheckpoint) -> CheckpointSummary:
+    """A stored checkpoint, its leaves left out."""
+    return CheckpointSummary(
         seq=c.seq,
         created_at=c.created_at,
         upto_tx_id=str(c.upto_tx_id),
@@ -77,6 +89,13 @@ def checkpoint_view(c: StoredCheckpoint, leaves: list[LeafRow]) -> CheckpointVie
         digest=bytes(c.digest).hex(),
         key_id=c.key_id,
         signature=bytes(c.signature).hex(),
+    )
+
+
+def checkpoint_view(c: StoredCheckpoint, leaves: list[LeafRow]) -> CheckpointView:
+    """A stored checkpoint and its leaves, as auditors receive them."""
+    return CheckpointView(
+        **msgspec.structs.asdict(checkpoint_summary(c)),
         leaves=[
             LeafView(
                 stream_id=leaf.stream_id,

@@ -18,6 +18,11 @@ from russian_poker.service.chain.checkpoints import Checkpoint, make_checkpoint
 from russian_poker.service.chain.findings import Finding
 from russian_poker.service.chain.verify import ChainReport, verify_chain
 
+# The operators' side of published checkpoints (test_published): the casino harness and the
+# reference wallet, as fixtures.
+from tests.operators.conftest import casino  # noqa: F401
+from tests.wallet.conftest import reference_wallet, reference_wallet_factory  # noqa: F401
+
 _BELOW = """
 SELECT coalesce(max(tx_id), '0'::xid8) < pg_snapshot_xmin(pg_current_snapshot()) FROM events
 """

@@ -556,11 +556,12 @@ def test_openapi_wallet_json_is_fresh() -> None:
     )
 
 
-def test_openapi_documents_the_four_calls_and_every_field() -> None:
+def test_openapi_documents_the_four_calls_the_notifications_and_every_field() -> None:
     document = wallet_openapi()
     assert sorted(document["paths"]) == [
         "/wallet/balance",
         "/wallet/bet",
+        "/wallet/notifications/checkpoint",
         "/wallet/notifications/table-status",
         "/wallet/rollback",
         "/wallet/win",

@@ -56,9 +56,10 @@ class RawTransport:
         with the operator's secret, within the window of this clock."""
         verify(self._secret, answer.body, answer.signature)
 
-    async def post(self, call: CallName, body: bytes, signature: str | None) -> RawAnswer:
-        """Send ``body`` as is; ``signature`` ``None`` sends no ``X-Signature`` at all.
-        Transport errors propagate (``httpx.HTTPError``)."""
+    async def post(self, call: CallName | str, body: bytes, signature: str | None) -> RawAnswer:
+        """Send ``body`` to ``{url}/{call}`` (a money call, or a notification's path) as is;
+        ``signature`` ``None`` sends no ``X-Signature`` at all. Transport errors propagate
+        (``httpx.HTTPError``)."""
         headers = {"content-type": "application/json"}
         if signature is not None:
             headers[HEADER] = signature

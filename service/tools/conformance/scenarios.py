@@ -23,7 +23,9 @@ operator never saw. Either way the win must be accepted, because session expiry 
 blocks a ``win`` or a ``rollback`` (§3.5): money owed to the player is paid regardless.
 
 The signature scenarios (a wrong or missing signature, a stale ``t``, answers signed) send
-their calls through the raw HTTP transport, which signs (or does not) as told.
+their calls through the raw HTTP transport, which signs (or does not) as told; so do the
+notification scenarios (a table-status change and a checkpoint, each taken with a 2xx, a
+repeat taken again, a wrong signature refused), whose ids are fresh on every run.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from russian_poker.service.tools.conformance.kit import (
     request_id,
     same,
 )
+from russian_poker.service.tools.conformance.notices import checkpoint_taken, table_status_taken
 from russian_poker.service.tools.conformance.raw import RawTransport
 from russian_poker.service.wallet.port import UnknownOutcome, WalletPort
 from russian_poker.service.wallet.protocol import (
@@ -355,6 +358,8 @@ SCENARIOS: Final[tuple[tuple[str, _Scenario], ...]] = (
     ("bad signature refused", bad_signature),
     ("stale signature refused", stale_signature),
     ("answers signed", answers_signed),
+    ("table-status notification taken", table_status_taken),
+    ("checkpoint notification taken", checkpoint_taken),
     ("balance left as found", balance_as_found),
 )
 """``(name, scenario)``, in the order they run."""

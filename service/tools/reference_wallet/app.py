@@ -31,6 +31,7 @@ from russian_poker.service.tools.reference_wallet.docs import (
 from russian_poker.service.tools.reference_wallet.faults import FaultBoard, broken_mode
 from russian_poker.service.tools.reference_wallet.ledger import Ledger
 from russian_poker.service.tools.reference_wallet.notifications import (
+    CheckpointsAdmin,
     NotificationsAdmin,
     NotificationsController,
     NotificationStore,
@@ -173,6 +174,7 @@ def create_app(
             NotificationsController,
             AdminController,
             NotificationsAdmin,
+            CheckpointsAdmin,
         ],
         dependencies={
             "wallet": Provide(_wallet, sync_to_thread=False),
@@ -205,8 +207,9 @@ def create_app(
                 ),
                 Tag(
                     name="notifications",
-                    description="What the game tells the operator about its tables (closed, "
-                    "reopened), signed like every call.",
+                    description="What the game tells the operator: its tables closed or "
+                    "reopened, and every signed checkpoint of its event chain, signed like "
+                    "every call.",
                 ),
             ],
             components=Components(

@@ -57,9 +57,9 @@ Broken = Literal[
 ]
 BROKEN_MODES: Final[tuple[str, ...]] = get_args(Broken)
 
-FaultTarget = CallName | Literal["table_status"]
-"""What a fault can hit: a money call, or the table-status notification (only when named:
-the default is the four calls)."""
+FaultTarget = CallName | Literal["table_status", "checkpoint"]
+"""What a fault can hit: a money call, or a notification (table-status, checkpoint; only
+when named: the default is the four calls)."""
 
 
 def broken_mode(name: str | None) -> Broken | None:

@@ -1,19 +1,23 @@
-"""The operator's side of the table-status notification (docs/integration.md,
-"Table-status notifications"): ``POST /wallet/notifications/table-status``.
+"""The operator's side of the notifications (docs/integration.md, "Table-status
+notifications" and "Checkpoint notifications"): ``POST /wallet/notifications/table-status``
+and ``POST /wallet/notifications/checkpoint``.
 
 As for a money call, the signature is checked on the raw bytes before anything is decoded
 (docs/wallet-protocol.md §4), then the body is decoded strictly. Each ``notification_id`` is
 recorded once: a repeat (the game sends again until it gets a 2xx) is answered 200 again
-and changes nothing. The answer is signed too, though the game only needs its 2xx.
-``GET /_admin/notifications`` lists what was recorded, for tests.
+and changes nothing. The answer is signed too, though the game only needs its 2xx. The
+checkpoints kept are what an operator hands its auditor (``verify-chain
+--trusted-checkpoint``). ``GET /_admin/notifications`` and ``GET /_admin/checkpoints`` list
+what was recorded, for tests.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, cast
+from typing import Annotated, Any, ClassVar, Final, Literal, cast
 
 import asyncpg
 import msgspec
@@ -34,6 +38,7 @@ from litestar.openapi.spec import Parameter as ParameterSpec
 from litestar.params import RawBody
 
 from russian_poker.service.availability.notices import TableStatusNotice
+from russian_poker.service.chain.notices import CheckpointNotice
 from russian_poker.service.tools.reference_wallet.docs import BadRequest, SignatureHeader
 from russian_poker.service.tools.reference_wallet.faults import FaultBoard
 from russian_poker.service.tools.reference_wallet.responses import CutResponse, signed
@@ -41,10 +46,12 @@ from russian_poker.service.wallet.signing import HEADER, BadSignature, verify
 
 __all__ = [
     "NOTIFICATIONS_SCHEMA",
+    "CheckpointsAdmin",
     "NoticeAnswer",
     "NotificationStore",
     "NotificationsAdmin",
     "NotificationsController",
+    "RecordedCheckpoint",
     "RecordedNotice",
 ]
 
@@ -56,11 +63,25 @@ CREATE TABLE IF NOT EXISTS reference_wallet.table_notifications (
     received_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (operator_id, notification_id)
 );
+CREATE TABLE IF NOT EXISTS reference_wallet.checkpoint_notifications (
+    operator_id text NOT NULL,
+    notification_id text NOT NULL,
+    body jsonb NOT NULL,
+    received_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (operator_id, notification_id)
+);
 """
 _SCHEMA_LOCK: Final = 0x7265_665F_6E6F_7465  # "ref_note"
 
 _log = structlog.get_logger("reference_wallet.notifications")
 _decode = msgspec.json.Decoder(TableStatusNotice).decode
+_decode_checkpoint = msgspec.json.Decoder(CheckpointNotice).decode
+
+Kind = Literal["table", "checkpoint"]
+_TABLES: Final[dict[Kind, str]] = {
+    "table": "reference_wallet.table_notifications",
+    "checkpoint": "reference_wallet.checkpoint_notifications",
+}
 
 
 class NoticeAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -86,8 +107,16 @@ class RecordedNotice(msgspec.Struct, frozen=True, kw_only=True):
     received_at: datetime.datetime
 
 
+class RecordedCheckpoint(msgspec.Struct, frozen=True, kw_only=True):
+    """A checkpoint notification as recorded, for ``GET /_admin/checkpoints``."""
+
+    notice: CheckpointNotice
+    received_at: datetime.datetime
+
+
 class NotificationStore:
-    """``reference_wallet.table_notifications`` on the ledger's pool."""
+    """``reference_wallet.table_notifications`` and ``.checkpoint_notifications`` on the
+    ledger's pool."""
 
     def __init__(self) -> None:
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
@@ -103,24 +132,35 @@ class NotificationStore:
         assert self._pool is not None, "the notification store is not open"
         return self._pool
 
-    async def record(self, notice: TableStatusNotice, raw: bytes) -> bool:
+    async def record(
+        self, kind: Kind, notice: TableStatusNotice | CheckpointNotice, raw: bytes
+    ) -> bool:
         """Record the notification; False if its id was recorded before."""
         inserted = await self.pool.fetchval(
-            "INSERT INTO reference_wallet.table_notifications (operator_id, notification_id,"
-            " body) VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING RETURNING true",
+            f"INSERT INTO {_TABLES[kind]} (operator_id, notification_id, body)"
+            " VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING RETURNING true",
             notice.operator_id,
             notice.notification_id,
             raw.decode(),
         )
         return bool(inserted)
 
-    async def all(self) -> list[RecordedNotice]:
-        rows = await self.pool.fetch(
-            "SELECT body::text AS body, received_at FROM reference_wallet.table_notifications"
+    async def _rows(self, kind: Kind) -> list[asyncpg.Record]:
+        return await self.pool.fetch(
+            f"SELECT body::text AS body, received_at FROM {_TABLES[kind]}"
             " ORDER BY received_at, notification_id"
         )
+
+    async def all(self) -> list[RecordedNotice]:
         return [
-            RecordedNotice(notice=_decode(r["body"]), received_at=r["received_at"]) for r in rows
+            RecordedNotice(notice=_decode(r["body"]), received_at=r["received_at"])
+            for r in await self._rows("table")
+        ]
+
+    async def checkpoints(self) -> list[RecordedCheckpoint]:
+        return [
+            RecordedCheckpoint(notice=_decode_checkpoint(r["body"]), received_at=r["received_at"])
+            for r in await self._rows("checkpoint")
         ]
 
 
@@ -145,15 +185,17 @@ def _inline_schema(struct: type[msgspec.Struct]) -> dict[str, Any]:
 
 @dataclass
 class _NoticeOperation(Operation):
-    """The raw-bodied endpoint documented with the notification as its body."""
+    """A raw-bodied endpoint documented with a notification as its body."""
+
+    notice: ClassVar[type[msgspec.Struct]] = TableStatusNotice
 
     def __post_init__(self) -> None:
         self.request_body = RequestBody(
             required=True,
-            description=f"The `TableStatusNotice`, signed as the `{HEADER}` header says.",
+            description=f"The `{self.notice.__name__}`, signed as the `{HEADER}` header says.",
             content={
                 "application/json": OpenAPIMediaType(
-                    schema=cast(Schema, _inline_schema(TableStatusNotice))
+                    schema=cast(Schema, _inline_schema(self.notice))
                 )
             },
         )
@@ -175,8 +217,73 @@ class _NoticeOperation(Operation):
             }
 
 
+@dataclass
+class _CheckpointOperation(_NoticeOperation):
+    notice: ClassVar[type[msgspec.Struct]] = CheckpointNotice
+
+
+def _responses(what: str) -> dict[int, ResponseSpec]:
+    return {
+        200: ResponseSpec(
+            NoticeAnswer,
+            description="Recorded (or recorded before: `duplicate`); signed.",
+            generate_examples=False,
+        ),
+        400: ResponseSpec(
+            BadRequest,
+            description=f"The body is not {what}; not recorded.",
+            generate_examples=False,
+        ),
+        401: ResponseSpec(
+            NoticeAnswer,
+            description="`invalid_signature`: a missing, wrong or stale signature.",
+            generate_examples=False,
+        ),
+    }
+
+
+async def _receive(
+    kind: Kind,
+    body: bytes,
+    signature: str | None,
+    notices: NotificationStore,
+    faults: FaultBoard,
+    secret: str,
+    decode: Callable[[bytes], TableStatusNotice | CheckpointNotice],
+) -> Response[bytes]:
+    """One notification received: the fault board first (as for a money call), the
+    signature on the raw bytes, then the body, recorded once."""
+    fault = faults.take("table_status" if kind == "table" else "checkpoint")
+    if fault is not None:
+        if fault.mode == "slow":
+            await asyncio.sleep(fault.spec.delay_ms / 1000)
+        elif fault.mode in ("down", "drop_before_apply"):
+            _log.info("notice_dropped", kind=kind, applied=False)
+            return CutResponse(b"{}", media_type="application/json")
+        elif fault.mode == "error_500":
+            _log.info("notice_failed", kind=kind, status_code=500)
+            return Response(b"internal error", status_code=500, media_type="text/plain")
+    try:
+        verify(secret, body, signature)
+    except BadSignature as bad:
+        answer = NoticeAnswer(status="invalid_signature", message=str(bad))
+        return signed(answer, secret, status_code=401)
+    try:
+        notice = decode(body)
+    except msgspec.DecodeError as error:
+        return signed(BadRequest(detail=str(error)), secret, status_code=400)
+    fresh = await notices.record(kind, notice, body)
+    _log.info("notice", kind=kind, notification_id=notice.notification_id, duplicate=not fresh)
+    response = signed(NoticeAnswer(status="ok", duplicate=not fresh), secret)
+    if fault is not None and fault.mode == "drop_after_apply":
+        return CutResponse(
+            response.content, media_type="application/json", headers=response.headers
+        )
+    return response
+
+
 class NotificationsController(Controller):
-    """``POST /wallet/notifications/table-status``: raw body, verified, then decoded."""
+    """``POST /wallet/notifications/…``: raw body, verified, then decoded."""
 
     path = "/wallet/notifications"
     tags = ("notifications",)
@@ -194,23 +301,7 @@ class NotificationsController(Controller):
             " is answered 401 and not recorded; a body that is not a notification, 400."
         ),
         operation_class=_NoticeOperation,
-        responses={
-            200: ResponseSpec(
-                NoticeAnswer,
-                description="Recorded (or recorded before: `duplicate`); signed.",
-                generate_examples=False,
-            ),
-            400: ResponseSpec(
-                BadRequest,
-                description="The body is not a table-status notification; not recorded.",
-                generate_examples=False,
-            ),
-            401: ResponseSpec(
-                NoticeAnswer,
-                description="`invalid_signature`: a missing, wrong or stale signature.",
-                generate_examples=False,
-            ),
-        },
+        responses=_responses("a table-status notification"),
     )
     async def table_status(
         self,
@@ -220,39 +311,35 @@ class NotificationsController(Controller):
         secret: NamedDependency[str],
         signature: SignatureHeader = None,
     ) -> Response[bytes]:
-        fault = faults.take("table_status")
-        if fault is not None:
-            if fault.mode == "slow":
-                await asyncio.sleep(fault.spec.delay_ms / 1000)
-            elif fault.mode in ("down", "drop_before_apply"):
-                _log.info("notice_dropped", applied=False)
-                return CutResponse(b"{}", media_type="application/json")
-            elif fault.mode == "error_500":
-                _log.info("notice_failed", status_code=500)
-                return Response(b"internal error", status_code=500, media_type="text/plain")
-        try:
-            verify(secret, body, signature)
-        except BadSignature as bad:
-            answer = NoticeAnswer(status="invalid_signature", message=str(bad))
-            return signed(answer, secret, status_code=401)
-        try:
-            notice = _decode(body)
-        except msgspec.DecodeError as error:
-            return signed(BadRequest(detail=str(error)), secret, status_code=400)
-        fresh = await notices.record(notice, body)
-        _log.info(
-            "notice",
-            notification_id=notice.notification_id,
-            table_id=notice.table_id,
-            status=notice.status,
-            duplicate=not fresh,
+        return await _receive("table", body, signature, notices, faults, secret, _decode)
+
+    @post(
+        "/checkpoint",
+        operation_id="checkpoint",
+        status_code=200,
+        summary="A checkpoint of the game's event chain was signed",
+        description=(
+            "Sent by the game for every signed checkpoint, in sequence, signed like every"
+            " call (`X-Signature`). Keep it: its `seq` and `digest` let your auditor check the"
+            " game's store against a copy the game cannot recall (`verify-chain"
+            " --trusted-checkpoint SEQ:DIGEST`). Record it once per `notification_id` and"
+            " answer 2xx: until then the game sends it again with backoff, and sends no later"
+            " checkpoint. A wrong or missing signature is answered 401 and not recorded."
+        ),
+        operation_class=_CheckpointOperation,
+        responses=_responses("a checkpoint notification"),
+    )
+    async def checkpoint(
+        self,
+        body: RawBody,
+        notices: NamedDependency[NotificationStore],
+        faults: NamedDependency[FaultBoard],
+        secret: NamedDependency[str],
+        signature: SignatureHeader = None,
+    ) -> Response[bytes]:
+        return await _receive(
+            "checkpoint", body, signature, notices, faults, secret, _decode_checkpoint
         )
-        response = signed(NoticeAnswer(status="ok", duplicate=not fresh), secret)
-        if fault is not None and fault.mode == "drop_after_apply":
-            return CutResponse(
-                response.content, media_type="application/json", headers=response.headers
-            )
-        return response
 
 
 class NotificationsAdmin(Controller):
@@ -266,3 +353,16 @@ class NotificationsAdmin(Controller):
         self, notices: NamedDependency[NotificationStore]
     ) -> list[RecordedNotice]:
         return await notices.all()
+
+
+class CheckpointsAdmin(Controller):
+    """``GET /_admin/checkpoints``: the checkpoints kept (unsigned, not in the document)."""
+
+    path = "/_admin/checkpoints"
+    include_in_schema = False
+
+    @get("/")
+    async def list_checkpoints(
+        self, notices: NamedDependency[NotificationStore]
+    ) -> list[RecordedCheckpoint]:
+        return await notices.checkpoints()
