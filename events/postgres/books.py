@@ -27,8 +27,9 @@ WHERE operator_id = $1
   AND ($5::text IS NULL OR (table_id = $5 AND round = $6))
   AND ($7::text IS NULL OR player_id = $7)
   AND ($8::text IS NULL OR kind = $8)
+  AND ($9::text IS NULL OR transaction_id = $9)
 ORDER BY seq
-LIMIT $9
+LIMIT $10
 """
 
 _RECONCILED: Final = """
@@ -93,6 +94,7 @@ class TransactionFilter(NamedTuple):
     round: int | None = None
     player_id: str | None = None
     kind: str | None = None
+    transaction_id: str | None = None
 
 
 class Reconciled(NamedTuple):
@@ -124,6 +126,7 @@ class BookStore:
             only.round,
             only.player_id,
             only.kind,
+            only.transaction_id,
             limit,
         )
         return [_transaction(row) for row in rows]

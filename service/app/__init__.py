@@ -38,6 +38,7 @@ from russian_poker.service.app.controllers.me import MeController
 from russian_poker.service.app.controllers.operator_reports import OperatorReportsController
 from russian_poker.service.app.controllers.operators import OperatorController
 from russian_poker.service.app.controllers.problems import ProblemsController
+from russian_poker.service.app.controllers.round_viewer import RoundViewerController
 from russian_poker.service.app.controllers.sessions import SessionController
 from russian_poker.service.app.controllers.tables import TableController
 from russian_poker.service.app.controllers.wallets import WalletController
@@ -53,18 +54,25 @@ from russian_poker.service.app.problems import (
 )
 from russian_poker.service.app.state import Services, initial_state, start
 from russian_poker.service.application.cache import CommittedCache
-from russian_poker.service.availability.notifier import TableNotifier
+from russian_poker.service.availability.notices import NOTICE_PATH, notice_of
 from russian_poker.service.chain.background import Checkpointer
 from russian_poker.service.chain.keys import signing_key
+from russian_poker.service.chain.notices import (
+    CHECKPOINT_DECLINED,
+    CHECKPOINT_PATH,
+    checkpoint_notice_of,
+)
 from russian_poker.service.client import client_router
 from russian_poker.service.clock import Clock
 from russian_poker.service.database import database_url, migrated, wait_for_database
 from russian_poker.service.live import LiveHub
+from russian_poker.service.notifier import Channel, OperatorNotifier
 from russian_poker.service.observability import (
     SSE_CONNECTIONS,
     configure_logging,
     watch_projection_lag,
 )
+from russian_poker.service.office.routes import office_router
 from russian_poker.service.reports.monitor import RtpMonitor
 from russian_poker.service.reports.theory import TheoryCache
 from russian_poker.service.settings import ConfigurationError, Settings, load_settings
@@ -130,8 +138,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
         projections = ProjectionStore(url, pool)
         audit = ProjectionRunner(AuditProjection(), projections)
         availability = ProjectionRunner(AvailabilityProjection(), projections)
-        notifier = TableNotifier(
-            storage.notices,
+        notifier = OperatorNotifier(
+            [
+                Channel("table_notice", storage.notices, NOTICE_PATH, notice_of),
+                Channel(
+                    "checkpoint_notice",
+                    storage.checkpoint_notices,
+                    CHECKPOINT_PATH,
+                    checkpoint_notice_of,
+                    declined_by=CHECKPOINT_DECLINED,
+                ),
+            ],
             operators,
             retry_for_s=settings.wallet_retry_for_s,
             backoff_max_s=settings.wallet_backoff_max_s,
@@ -202,6 +219,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             MeController,
             HistoryController,
             AuditController,
+            RoundViewerController,
             AvailabilityController,
             FairnessController,
             AuditReportsController,
@@ -211,6 +229,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ProblemsController,
             swagger_assets_router(),
             client_router(),
+            office_router(),
         ],
         dependencies=DEPENDENCIES,
         middleware=[

@@ -18,7 +18,7 @@ from litestar.router import Router
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.static import static_router
 
-__all__ = ["CLIENT_PATH", "CONTENT_SECURITY_POLICY", "client_router"]
+__all__ = ["CLIENT_PATH", "CONTENT_SECURITY_POLICY", "PAGE_HEADERS", "client_router", "secured"]
 
 CLIENT_PATH: Final = "/play"
 WEB: Final = Path(__file__).parent / "web"
@@ -34,7 +34,7 @@ CONTENT_SECURITY_POLICY: Final = "; ".join(
         "frame-ancestors 'self'",
     ]
 )
-_HEADERS: Final = {
+PAGE_HEADERS: Final = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     # As frame-ancestors says, for browsers that read only this one.
     "X-Frame-Options": "SAMEORIGIN",
@@ -48,7 +48,7 @@ def _page() -> Response[bytes]:
     return Response(
         (WEB / "index.html").read_bytes(),
         media_type="text/html",
-        headers={**_HEADERS, "Cache-Control": "no-cache"},
+        headers={**PAGE_HEADERS, "Cache-Control": "no-cache"},
     )
 
 
@@ -64,8 +64,8 @@ async def table() -> Response[bytes]:
     return _page()
 
 
-async def _secured(response: Response[Any]) -> Response[Any]:
-    response.headers.update(_HEADERS)
+async def secured(response: Response[Any]) -> Response[Any]:
+    response.headers.update(PAGE_HEADERS)
     return response
 
 
@@ -77,6 +77,6 @@ def client_router() -> Router:
         # Revalidated each time: a client of one release never mixes with another's modules.
         cache_control=CacheControlHeader(no_cache=True),
         name="client-static",
-        after_request=_secured,
+        after_request=secured,
     )
     return Router(path=CLIENT_PATH, route_handlers=[lobby, table, static], opt=access())

@@ -48,6 +48,7 @@ async def test_a_launched_player_learns_who_they_are_and_their_balance(
         "role": "player",
         "player_id": "alice",
         "operator_id": "default",
+        "every_operator": False,
         "session_id": launched["session_id"],
         "currency": "RUB",
         "language": "ru",
@@ -76,6 +77,7 @@ async def test_a_player_with_no_wallet_and_no_session(api: httpx.AsyncClient) ->
         "role": "player",
         "player_id": "nobody",
         "operator_id": "default",
+        "every_operator": False,
         "session_id": None,
         "currency": None,
         "language": None,
@@ -86,12 +88,15 @@ async def test_a_player_with_no_wallet_and_no_session(api: httpx.AsyncClient) ->
 
 
 async def test_staff_are_no_player_and_have_no_balance(api: httpx.AsyncClient) -> None:
-    for role in ("operator", "auditor", "admin"):
+    # The default operator's staff reach its own data; admins and the game's own auditors
+    # (tokens bound to no operator) every operator's.
+    for role, every in (("operator", False), ("auditor", True), ("admin", True)):
         me = await _me(api, bearer(role, "staff-1"))
         assert me == {
             "role": role,
             "player_id": None,
             "operator_id": "default",
+            "every_operator": every,
             "session_id": None,
             "currency": None,
             "language": None,

@@ -22,6 +22,7 @@ from russian_poker.events.postgres.projections import ProjectionStore
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.runner import ProjectionRunner
 from russian_poker.service.bootstrap import command_service, transfer_service
+from tests.api.conftest import api  # noqa: F401  (the round viewer's API on a real port)
 from tests.audit.bots import (
     TablePlan,
     default_plans,

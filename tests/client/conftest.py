@@ -76,7 +76,10 @@ class Watch:
         self.errors.append(f"uncaught: {error}")
 
     def response(self, response: Response) -> None:
-        if urlsplit(response.url).path.startswith("/play/") and response.status >= 400:
+        if (
+            urlsplit(response.url).path.startswith(("/play/", "/office/"))
+            and response.status >= 400
+        ):
             self.errors.append(f"the client's file {response.url}: HTTP {response.status}")
 
     def request(self, request: Request) -> None:

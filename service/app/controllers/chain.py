@@ -85,7 +85,8 @@ class ChainController(Controller):
         "/public-key",
         summary="The key checkpoints are signed with",
         responses=problems(),
-        opt=access("auditor", "admin"),
+        # Not a secret: an operator's staff check round inclusion proofs with it too.
+        opt=access("operator", "auditor", "admin"),
         description=(
             "The Ed25519 public key (PEM) that signs the event chain's checkpoints; "
             "`russian-poker audit verify-chain --public-key` checks them with it."

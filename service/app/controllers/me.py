@@ -49,6 +49,15 @@ class Me(msgspec.Struct, frozen=True, kw_only=True):
     operator_id: Annotated[
         str, msgspec.Meta(description="The operator the token acts for (`default` if none).")
     ]
+    every_operator: Annotated[
+        bool,
+        msgspec.Meta(
+            description=(
+                "Whether the token reaches every operator's data: admins and the game's own"
+                " auditors; false for an operator's staff and auditors, and for players."
+            )
+        ),
+    ]
     session_id: Annotated[
         str | None,
         msgspec.Meta(description="The launched game session the token belongs to; else null."),
@@ -123,6 +132,7 @@ class MeController(Controller):
                 role=principal.role,
                 player_id=None,
                 operator_id=principal.operator,
+                every_operator=principal.tenant is None,
                 session_id=principal.session_id,
                 currency=currency,
                 language=session.language if session else None,
@@ -135,6 +145,7 @@ class MeController(Controller):
             role="player",
             player_id=principal.subject,
             operator_id=principal.operator,
+            every_operator=False,
             session_id=principal.session_id,
             currency=currency,
             language=session.language if session else None,

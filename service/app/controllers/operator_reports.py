@@ -132,6 +132,17 @@ class OperatorReportsController(Controller):
             Literal["bet", "win", "rollback"] | None,
             QueryParameter(required=False, description="Only calls of this kind."),
         ] = None,
+        transaction_id: Annotated[
+            str | None,
+            QueryParameter(
+                required=False,
+                max_length=128,
+                description=(
+                    "Only the call with this `transaction_id` (what the operator's wallet"
+                    " recorded): support staff find the round behind a player's transaction."
+                ),
+            ),
+        ] = None,
         cursor: PageCursor = None,
         limit: Annotated[
             int, QueryParameter(ge=1, le=1000, description="Calls per page, 1..1000.")
@@ -142,7 +153,7 @@ class OperatorReportsController(Controller):
         after = read_serial(cursor)
         table_id, number = _round(round_id)
         only = TransactionFilter(
-            Window(window.start, window.end), table_id, number, player_id, kind
+            Window(window.start, window.end), table_id, number, player_id, kind, transaction_id
         )
         listed = await store.books.transactions(operator_id, only, after, limit + 1)
         page = listed[:limit]

@@ -9,9 +9,15 @@ export const LANGUAGES = ["en", "ru"];
 let catalogue = /** @type {Record<string, string>} */ ({});
 let fallback = /** @type {Record<string, string>} */ ({});
 let language = "en";
+let catalogues = "/play/static/i18n";
+
+/** Where the catalogues are: the table client's by default; the back office has its own. */
+export function useCatalogues(path) {
+  catalogues = path;
+}
 
 async function fetchCatalogue(lang) {
-  const response = await fetch(`/play/static/i18n/${lang}.json`);
+  const response = await fetch(`${catalogues}/${lang}.json`);
   if (!response.ok) throw new Error(`catalogue ${lang}: HTTP ${response.status}`);
   return response.json();
 }
