@@ -8,10 +8,15 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from russian_poker.events.postgres.audit import AuditStore
-from russian_poker.events.postgres.chain import LeafRow, StoredCheckpoint
+from russian_poker.events.postgres.chain import (
+    CHAINED_FIELDS,
+    ChainedEvent,
+    LeafRow,
+    StoredCheckpoint,
+)
 from russian_poker.events.postgres.pool import Database, acquired
 from russian_poker.events.postgres.replay import ReplayStore
 from russian_poker.events.records import Position
@@ -21,7 +26,7 @@ from russian_poker.projections.availability import AvailabilityChange, LogEntry,
 from russian_poker.projections.books import OperatorCall
 from russian_poker.projections.wallets import LedgerRow
 
-__all__ = ["BundleSnapshot", "BundleStore", "ChainedEvent"]
+__all__ = ["BundleSnapshot", "BundleStore"]
 
 # The money streams the commands of these tables wrote to, spelled as the partial index
 # events_money_command_id_idx (migration 0014) spells its predicate.
@@ -32,10 +37,8 @@ WHERE m.metadata->>'command_id' IN (
   AND (starts_with(m.stream_id, '{WALLET_PREFIX}') OR starts_with(m.stream_id, '{SEAMLESS_PREFIX}'))
 ORDER BY 1
 """
-_STREAM: Final = """
-SELECT global_position, tx_id, stream_id, stream_version, event_id, event_type, schema_version,
-       data::text AS data, metadata::text AS metadata, recorded_at, prev_hash, hash
-FROM events WHERE stream_id = $1 ORDER BY stream_version
+_STREAM: Final = f"""
+SELECT {CHAINED_FIELDS} FROM events WHERE stream_id = $1 ORDER BY stream_version
 """
 _LEDGER: Final = """
 SELECT global_position, wallet_id, event_type, amount, reason, table_id, round, box,
@@ -66,24 +69,6 @@ WHERE (table_id, round) IN (SELECT * FROM unnest($1::text[], $2::int[]))
 ORDER BY seq
 """
 _PREFETCH: Final = 2000
-
-
-class ChainedEvent(NamedTuple):
-    """An event as stored, with its links: ``data`` and ``metadata`` are PostgreSQL's
-    canonical ``jsonb`` text, the bytes the hash covers."""
-
-    global_position: int
-    tx_id: int
-    stream_id: str
-    stream_version: int
-    event_id: Any
-    event_type: str
-    schema_version: int
-    data: str
-    metadata: str
-    recorded_at: datetime
-    prev_hash: bytes
-    hash: bytes
 
 
 class BundleSnapshot:

@@ -29,8 +29,9 @@ __all__ = [
     "HeadMismatch",
     "Horizon",
     "LeafRow",
+    "CHAINED_FIELDS",
+    "ChainedEvent",
     "Inclusion",
-    "LinkedEvent",
     "StoredCheckpoint",
 ]
 
@@ -89,10 +90,13 @@ _COVERING: Final = """
 SELECT seq FROM chain_checkpoint_leaves
 WHERE stream_id = $1 AND stream_version >= $2 ORDER BY seq LIMIT 1
 """
-_LINKED: Final = """
-SELECT stream_id, stream_version, event_id, event_type, schema_version, data::text AS data,
-       metadata::text AS metadata, recorded_at, prev_hash, hash
-FROM events WHERE stream_id = $1 AND stream_version BETWEEN $2 AND $3 ORDER BY stream_version
+CHAINED_FIELDS: Final = """global_position, tx_id, stream_id, stream_version, event_id,
+       event_type, schema_version, data::text AS data, metadata::text AS metadata, recorded_at,
+       prev_hash, hash"""
+"""The columns of a :class:`ChainedEvent`, in its order."""
+_LINKED: Final = f"""
+SELECT {CHAINED_FIELDS} FROM events
+WHERE stream_id = $1 AND stream_version BETWEEN $2 AND $3 ORDER BY stream_version
 """
 _FIELDS: Final = """
 e.stream_id, e.stream_version, e.event_id, e.event_type, e.schema_version,
@@ -204,9 +208,12 @@ class ChainEvent(NamedTuple):
     pred_present: bool
 
 
-class LinkedEvent(NamedTuple):
-    """An event with what its hash covers (``data`` and ``metadata`` as canonical text)."""
+class ChainedEvent(NamedTuple):
+    """An event as stored, with its links: ``data`` and ``metadata`` are PostgreSQL's
+    canonical ``jsonb`` text, the bytes the hash covers."""
 
+    global_position: int
+    tx_id: int
     stream_id: str
     stream_version: int
     event_id: Any
@@ -228,7 +235,7 @@ class Inclusion(NamedTuple):
     last: int
     checkpoint: StoredCheckpoint | None
     leaves: list[LeafRow]
-    events: list[LinkedEvent]
+    events: list[ChainedEvent]
 
 
 class HeadMismatch(NamedTuple):
@@ -368,7 +375,9 @@ class ChainStore:
                 ]
                 upto = next(x for x in leaves if x.stream_id == stream_id).stream_version
             events = await conn.fetch(_LINKED, stream_id, first, upto)
-        return Inclusion(first, span["last"], checkpoint, leaves, [LinkedEvent(*e) for e in events])
+        return Inclusion(
+            first, span["last"], checkpoint, leaves, [ChainedEvent(*e) for e in events]
+        )
 
     async def page(
         self, after_seq: int, limit: int

@@ -32,7 +32,8 @@ from russian_poker.service.fairness.proof import proof_from_events, round_events
 from russian_poker.service.software import SoftwareManifest
 
 if TYPE_CHECKING:
-    from russian_poker.events.postgres.bundle import BundleSnapshot, BundleStore, ChainedEvent
+    from russian_poker.events.postgres.bundle import BundleSnapshot, BundleStore
+    from russian_poker.events.postgres.chain import ChainedEvent
     from russian_poker.projections.wallets import LedgerRow
 
 __all__ = ["BundleSummary", "ledger_line", "sha256_of", "write_bundle"]

@@ -46,6 +46,30 @@ export function showProblem(error) {
   box.hidden = false;
 }
 
+/**
+ * For callers bound to no operator, a form naming the operator a page is about (its value
+ * goes to `#/{page}?operator=`); nothing for an operator's own staff.
+ * @param {string} page
+ * @param {string} operator  the one named now
+ */
+export function operatorChooser(page, operator) {
+  if (!unbound()) return null;
+  const id = `${page}-operator`;
+  return h(
+    "form",
+    {
+      class: "search",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const value = String(new FormData(/** @type {HTMLFormElement} */ (event.target)).get("operator") ?? "").trim();
+        location.hash = `#/${page}?operator=${encodeURIComponent(value)}`;
+      },
+    },
+    h("label", { for: id }, t("office.search.operator"), h("input", { id, name: "operator", value: operator, "data-testid": id })),
+    h("button", { type: "submit", "data-testid": `${page}-go` }, t("office.search.go")),
+  );
+}
+
 /** Read a route's data, showing a refusal as the problem and answering null. */
 export async function read(path) {
   try {

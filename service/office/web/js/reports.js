@@ -6,7 +6,7 @@
 
 import { h, svg } from "/play/static/js/dom.js";
 import { t } from "/play/static/js/i18n.js";
-import { office, read, unbound } from "./office.js";
+import { office, operatorChooser, read, unbound } from "./office.js";
 
 const W = 320;
 const H = 160;
@@ -120,20 +120,6 @@ export async function reportsPage(query) {
   const rtp = await read("/v1/audit/rtp");
   const ggr = operator ? await read(`/v1/operators/${encodeURIComponent(operator)}/reports/daily`) : null;
   const books = unbound() ? await read("/v1/audit/reconciliation") : null;
-  const chooser = unbound()
-    ? h(
-        "form",
-        {
-          class: "search",
-          onsubmit: (event) => {
-            event.preventDefault();
-            const value = String(new FormData(/** @type {HTMLFormElement} */ (event.target)).get("operator") ?? "").trim();
-            location.hash = `#/reports?operator=${encodeURIComponent(value)}`;
-          },
-        },
-        h("label", { for: "report-operator" }, t("office.search.operator"), h("input", { id: "report-operator", name: "operator", value: operator, "data-testid": "report-operator" })),
-        h("button", { type: "submit" }, t("office.search.go")),
-      )
-    : null;
+  const chooser = operatorChooser("reports", operator);
   return h("section", { "aria-labelledby": "reports-title" }, h("h2", { id: "reports-title" }, t("office.reports.title")), chooser, reconciliationSection(books), ggrSection(ggr), rtpSection(rtp));
 }

@@ -6,26 +6,12 @@
 
 import { h } from "/play/static/js/dom.js";
 import { t, time } from "/play/static/js/i18n.js";
-import { office, read, unbound } from "./office.js";
+import { office, operatorChooser, read } from "./office.js";
 import { roundLink } from "./rounds.js";
 
 export async function transactionsPage(query) {
   const operator = office.me.operator_id ?? query.get("operator") ?? "";
-  const form = unbound()
-    ? h(
-        "form",
-        {
-          class: "search",
-          onsubmit: (event) => {
-            event.preventDefault();
-            const value = String(new FormData(/** @type {HTMLFormElement} */ (event.target)).get("operator") ?? "").trim();
-            location.hash = `#/transactions?operator=${encodeURIComponent(value)}`;
-          },
-        },
-        h("label", { for: "tx-operator" }, t("office.search.operator"), h("input", { id: "tx-operator", name: "operator", value: operator, "data-testid": "tx-operator" })),
-        h("button", { type: "submit", "data-testid": "tx-go" }, t("office.search.go")),
-      )
-    : null;
+  const form = operatorChooser("transactions", operator);
   let list = null;
   if (operator) {
     const page = await read(`/v1/operators/${encodeURIComponent(operator)}/transactions?limit=200`);
