@@ -28,6 +28,7 @@ from russian_poker.events.postgres.projections import (
     ReadModels,
 )
 from russian_poker.events.records import RecordedEvent
+from russian_poker.service.background import Backoff
 
 __all__ = ["Batches", "Projection", "ProjectionRunner", "apply_batch"]
 
@@ -106,6 +107,9 @@ class ProjectionRunner:
         self._stopping = asyncio.Event()
         self._wake = asyncio.Event()
         self._leading = asyncio.Event()
+        self._backoff = Backoff(
+            first=min(0.2, self.retry_interval), most=max(5.0, self.retry_interval)
+        )
         self.applied = 0
         """Events applied by this runner since it was created."""
 
@@ -157,12 +161,22 @@ class ProjectionRunner:
             await asyncio.wait_for(self._wake.wait(), seconds)
 
     async def _run(self) -> None:
+        backoff = self._backoff
         while not self._stopping.is_set():
             try:
                 await self._lead_once()
             except DATABASE_GONE as error:
-                log.warning("projection runner lost its connection", error=str(error))
-                await self._pause(self.retry_interval)
+                delay = backoff.next_delay()
+                log.warning(
+                    "projection runner lost its connection",
+                    projection=self.projection.name,
+                    error=str(error) or type(error).__name__,
+                    retry_in_s=round(delay, 2),
+                )
+                # Not _pause: a wake-up signalled before the connection broke would end it
+                # at once, and the next attempt fail at once too, without end.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), delay)
 
     async def _lead_once(self) -> None:
         """Win the lock (or keep trying), then catch up on every wake-up until stopped."""
@@ -175,6 +189,7 @@ class ProjectionRunner:
                         return
                 await leadership.listen(self._wake.set)
                 self._leading.set()
+                self._backoff.succeeded()
                 log.info("projection leader", projection=name)
                 while not self._stopping.is_set():
                     self._wake.clear()

@@ -25,7 +25,7 @@ from russian_poker.events.postgres.pool import DATABASE_GONE
 from russian_poker.events.postgres.timers import TimerStore
 from russian_poker.service.application.commands import CommandService
 from russian_poker.service.application.results import Conflict
-from russian_poker.service.background import BackgroundLoop
+from russian_poker.service.background import BackgroundLoop, Backoff
 from russian_poker.service.rules.errors import RuleViolation
 
 __all__ = ["Clock"]
@@ -67,11 +67,19 @@ class Clock(BackgroundLoop):
         return sent
 
     async def _run(self) -> None:
+        backoff = Backoff(first=self._interval_s)
         while True:
             try:
                 await self.tick()
             except DATABASE_GONE as error:
                 # The database went (a restart, a lost connection): keep ticking, or no
-                # time-out would ever be sent from this instance again.
-                _log.warning("clock tick failed", error=str(error))
+                # time-out would ever be sent from this instance again; but less often
+                # while it stays gone.
+                delay = backoff.next_delay()
+                _log.warning(
+                    "clock tick failed", error=str(error) or type(error).__name__, retry_in_s=delay
+                )
+                await asyncio.sleep(delay)
+                continue
+            backoff.succeeded()
             await asyncio.sleep(self._interval_s)

@@ -18,7 +18,7 @@ import asyncpg
 import structlog
 
 from russian_poker.events.postgres.migrate import migrate
-from russian_poker.events.postgres.pool import connect
+from russian_poker.events.postgres.pool import DATABASE_GONE, connect
 from russian_poker.events.postgres.restored import catch_up_transaction_ids
 from russian_poker.service.settings import data_dir
 
@@ -77,8 +77,8 @@ async def wait_for_database(url: str, timeout_s: float) -> None:
     delay = 0.2
     while True:
         try:
-            conn = await asyncpg.connect(url, timeout=5)
-        except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+            conn = await connect(url, connect_timeout=5)
+        except DATABASE_GONE as error:
             if loop.time() + delay > deadline:
                 raise ConnectionError(f"the database did not answer within {timeout_s}s") from error
             await asyncio.sleep(delay)

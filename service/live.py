@@ -32,12 +32,15 @@ from russian_poker.events.postgres.live import Listener, LiveStore
 from russian_poker.events.postgres.pool import DATABASE_GONE
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.streams import TABLE_PREFIX
+from russian_poker.service.background import Backoff
 from russian_poker.service.rules.evolve import fold
 from russian_poker.service.rules.state import Table
 
 __all__ = ["LiveHub", "Timers", "Update"]
 
 _log = structlog.get_logger(__name__)
+_PING_TIMEOUT_S: Final = 2.0
+"""How long the listener's connection may take to answer the poll's ping."""
 HISTORY: Final = 256
 """States kept per watched table for catching up."""
 
@@ -190,14 +193,30 @@ class LiveHub:
             _log.warning("live refresh failed", table_id=table_id, error=str(error))
 
     async def _poll(self) -> None:
+        backoff = Backoff(first=self._poll_s, most=max(5.0, self._poll_s))
+        delay = self._poll_s
         while True:
-            await asyncio.sleep(self._poll_s)
+            await asyncio.sleep(delay)
+            delay = self._poll_s
+            listener = self._listener
+            # A listener that stopped answering (the server went silent, or was replaced by
+            # a promoted standby behind the same address) hears nothing: cut and replace it.
+            if listener is not None and not listener.closed:
+                await listener.ping(_PING_TIMEOUT_S)
             if self._listener is None or self._listener.closed:
                 # The database restarted or dropped us: listen again; polling covers the gap.
                 try:
                     await self._listen()
                 except DATABASE_GONE as error:
-                    _log.warning("live listener reconnect failed", error=str(error))
+                    # The next try waits longer, up to a few seconds.
+                    delay = backoff.next_delay()
+                    _log.warning(
+                        "live listener reconnect failed",
+                        error=str(error) or type(error).__name__,
+                        failures=backoff.failures,
+                    )
+                    continue
+            backoff.succeeded()
             for table_id in list(self._tables):
                 await self._safe_refresh(table_id)
 

@@ -30,7 +30,7 @@ from russian_poker.events.postgres.notices import (
     QueuedNotice,
 )
 from russian_poker.service.application.operators import OperatorRegistry
-from russian_poker.service.background import BackgroundLoop
+from russian_poker.service.background import BackgroundLoop, Backoff
 from russian_poker.service.wallet.signing import HEADER, sign
 
 __all__ = ["Channel", "OperatorNotifier"]
@@ -83,6 +83,7 @@ class OperatorNotifier(BackgroundLoop):
         await self._client.aclose()
 
     async def _run(self) -> None:
+        backoff = Backoff(first=self._poll_s)
         while True:
             delivered = 0
             try:
@@ -91,6 +92,9 @@ class OperatorNotifier(BackgroundLoop):
                 raise
             except Exception as error:  # the database went away: try again later
                 _log.warning("notifier_failed", error=type(error).__name__)
+                await backoff.wait()
+                continue
+            backoff.succeeded()
             if not delivered:
                 # Polled: closings and checkpoints are rare, and half a second late is soon.
                 await asyncio.sleep(self._poll_s)

@@ -49,6 +49,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     pool_size: Annotated[int, msgspec.Meta(ge=2, le=500)] = 20
     database_wait_s: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 30.0
     """How long start-up waits for the database to accept connections."""
+    database_command_timeout_s: Annotated[float, msgspec.Meta(ge=0.1, le=3600)] = 10.0
+    """How long one statement on a pooled connection may take before it is abandoned (the
+    request answers 503): a server gone silent holds nobody longer than this."""
     rate_limit: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 50
     """Requests per second per player (or per address without a valid token); 0 is off."""
     shutdown_grace_s: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 20
@@ -93,6 +96,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_LOG_LEVEL": "log_level",
     "RUSSIAN_POKER_POOL_SIZE": "pool_size",
     "RUSSIAN_POKER_DATABASE_WAIT_S": "database_wait_s",
+    "RUSSIAN_POKER_DATABASE_COMMAND_TIMEOUT_S": "database_command_timeout_s",
     "RUSSIAN_POKER_CLOCK": "clock",
     "RUSSIAN_POKER_PROJECTIONS": "projections",
     "RUSSIAN_POKER_RATE_LIMIT": "rate_limit",

@@ -10,6 +10,7 @@ from typing import Any
 import asyncpg
 
 from russian_poker.events.postgres import tables, timers
+from russian_poker.events.postgres.pool import DATABASE_GONE, close_connection, connect
 from russian_poker.events.postgres.store import NOTIFY_CHANNEL, read_stream
 from russian_poker.events.records import RecordedEvent
 from russian_poker.events.streams import table_stream
@@ -28,8 +29,18 @@ class Listener:
     def closed(self) -> bool:
         return self._connection.is_closed()
 
+    async def ping(self, timeout: float) -> bool:
+        """Whether the connection still answers within ``timeout`` seconds; one that does
+        not is cut (a silent server would otherwise leave it open and deaf forever)."""
+        try:
+            await self._connection.fetchval("SELECT 1", timeout=timeout)
+        except DATABASE_GONE:
+            self._connection.terminate()
+            return False
+        return True
+
     async def close(self) -> None:
-        await self._connection.close()
+        await close_connection(self._connection)
 
 
 class LiveStore:
@@ -46,8 +57,12 @@ class LiveStore:
             if isinstance(payload, str):
                 heard(payload)
 
-        connection = await asyncpg.connect(self._dsn)
-        await connection.add_listener(NOTIFY_CHANNEL, notified)
+        connection = await connect(self._dsn, application_name="live-listener")
+        try:
+            await connection.add_listener(NOTIFY_CHANNEL, notified)
+        except BaseException:
+            connection.terminate()
+            raise
         return Listener(connection)
 
     async def current(self, table_id: str) -> tuple[Table, int, Mapping[str, datetime]]:

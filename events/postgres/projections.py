@@ -20,7 +20,13 @@ import asyncpg
 
 from russian_poker.events.postgres.audit import AuditStore
 from russian_poker.events.postgres.availability import AvailabilityStore
-from russian_poker.events.postgres.pool import Database, acquired, connect
+from russian_poker.events.postgres.pool import (
+    DEFAULT_COMMAND_TIMEOUT,
+    Database,
+    acquired,
+    close_connection,
+    connect,
+)
 from russian_poker.events.postgres.store import NOTIFY_CHANNEL, read_all
 from russian_poker.events.records import Position, RecordedEvent
 
@@ -36,7 +42,9 @@ __all__ = [
     "save_checkpoint",
 ]
 
-DATABASE_ERRORS: Final = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
+PING_TIMEOUT: Final = 5.0
+"""Seconds a leader's ping may take: a silent server loses the lead in bounded time."""
+DATABASE_ERRORS: Final = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 """What the database (not a projection) raises when a batch fails."""
 
 _ENSURE: Final = "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING"
@@ -112,9 +120,9 @@ class Leadership:
         """Call ``woken`` on every append's ``NOTIFY``."""
         await self._conn.add_listener(NOTIFY_CHANNEL, lambda *_: woken())
 
-    async def ping(self) -> None:
-        """Fail unless the connection (and so the lock) is still alive."""
-        await self._conn.fetchval("SELECT 1")
+    async def ping(self, timeout: float = PING_TIMEOUT) -> None:
+        """Fail unless the connection (and so the lock) is still alive and answering."""
+        await self._conn.fetchval("SELECT 1", timeout=timeout)
 
 
 class ProjectionStore:
@@ -135,7 +143,11 @@ class ProjectionStore:
             return
         async with self._own_lock:
             if self._own is None or self._own.is_closed():
-                self._own = await connect(self._dsn, application_name="projection-runner")
+                self._own = await connect(
+                    self._dsn,
+                    application_name="projection-runner",
+                    command_timeout=DEFAULT_COMMAND_TIMEOUT,
+                )
             yield self._own
 
     @contextlib.asynccontextmanager
@@ -152,14 +164,19 @@ class ProjectionStore:
     @contextlib.asynccontextmanager
     async def leadership(self, name: str) -> AsyncIterator[Leadership]:
         """A dedicated connection for leading ``name``; the lock goes with it at the end."""
-        conn = await connect(self._dsn, application_name=f"projection-leader:{name}")
+        conn = await connect(
+            self._dsn,
+            application_name=f"projection-leader:{name}",
+            command_timeout=DEFAULT_COMMAND_TIMEOUT,
+        )
         try:
             yield Leadership(conn, advisory_key(name))
         finally:
             if not conn.is_closed():
                 with contextlib.suppress(*DATABASE_ERRORS):
-                    await conn.execute("SELECT pg_advisory_unlock_all()")
-                await conn.close()
+                    await conn.execute("SELECT pg_advisory_unlock_all()", timeout=PING_TIMEOUT)
+            # The lock ends with the session, however the goodbye goes.
+            await close_connection(conn)
 
     async def lag(self, names: Sequence[str]) -> dict[str, int]:
         async with self._connection() as conn:
@@ -169,7 +186,7 @@ class ProjectionStore:
         """Close the store's own connection, if it opened one."""
         if self._own is not None:
             own, self._own = self._own, None
-            await own.close()
+            await close_connection(own)
 
 
 @contextlib.asynccontextmanager

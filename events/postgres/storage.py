@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from russian_poker.events.postgres.audit import AuditStore
@@ -39,11 +40,24 @@ class Storage:
         self.checkpoint_notices = checkpoint_notices(pool)
         self.reconcile = ReconcileStore(pool)
         self.replay = ReplayStore(pool)
+        self._probe: asyncio.Task[bool] | None = None
 
     async def answers(self, timeout_s: float) -> bool:
-        """Whether the database answers within ``timeout_s``."""
+        """Whether the database answers within ``timeout_s``, a free connection included.
+
+        The look runs as a task of its own that the caller stops waiting for, never one it
+        cancels: a cancelled statement's connection waits for its cancel request to be
+        answered, which a silent server never does. While one look is unanswered, callers
+        wait on it rather than start more."""
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.create_task(self._select_one())
+        probe = self._probe
+        done, _ = await asyncio.wait({probe}, timeout=timeout_s)
+        return bool(done) and probe.result()
+
+    async def _select_one(self) -> bool:
         try:
-            await self.pool.fetchval("SELECT 1", timeout=timeout_s)
+            await self.pool.fetchval("SELECT 1")
         except DATABASE_GONE:
             return False
         return True

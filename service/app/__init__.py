@@ -15,10 +15,11 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.plugins.prometheus import PrometheusController
 
 from russian_poker.events.postgres.live import LiveStore
-from russian_poker.events.postgres.pool import create_pool
+from russian_poker.events.postgres.pool import close_pool, create_pool
 from russian_poker.events.postgres.projections import ProjectionStore
 from russian_poker.events.postgres.storage import Storage
 from russian_poker.events.postgres.timers import TimerStore
+from russian_poker.events.postgres.watch import ServerWatch
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
 from russian_poker.projections.runner import ProjectionRunner
@@ -44,6 +45,7 @@ from russian_poker.service.app.controllers.tables import TableController
 from russian_poker.service.app.controllers.wallets import WalletController
 from russian_poker.service.app.dependencies import DEPENDENCIES
 from russian_poker.service.app.docs_assets import docs_router, swagger_assets_router, swagger_plugin
+from russian_poker.service.app.lifecycle import STOP_STEP_S, bounded, unless_stopped
 from russian_poker.service.app.middleware import request_middleware, security_headers
 from russian_poker.service.app.openapi import openapi_config
 from russian_poker.service.app.policy import TableOwners, access, check_policies, enforce
@@ -52,7 +54,7 @@ from russian_poker.service.app.problems import (
     problem_details_plugin,
     validation_refusal,
 )
-from russian_poker.service.app.state import Services, initial_state, start
+from russian_poker.service.app.state import Services, config, initial_state, start
 from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.availability.notices import NOTICE_PATH, notice_of
 from russian_poker.service.chain.background import Checkpointer
@@ -108,9 +110,20 @@ def create_app(settings: Settings | None = None) -> Litestar:
     async def database(app: Litestar) -> AsyncIterator[None]:
         key = signing_key(settings)  # before anything opens: production refuses without it
         url = settings.database_url or database_url()
-        await wait_for_database(url, settings.database_wait_s)
-        await migrated(url)
-        pool = await create_pool(url, min_size=2, max_size=settings.pool_size)
+        # A stop asked for while the database does not answer yet ends the start-up.
+        stop = config(app.state).stop_asked
+        await unless_stopped(stop, wait_for_database(url, settings.database_wait_s))
+        await unless_stopped(stop, migrated(url))
+        pool = await unless_stopped(
+            stop,
+            create_pool(
+                url,
+                min_size=2,
+                max_size=settings.pool_size,
+                command_timeout=settings.database_command_timeout_s,
+            ),
+        )
+        watch = ServerWatch(url)
         operators = bootstrap.operators(pool)
         outbox = bootstrap.outbox(
             pool,
@@ -174,6 +187,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 checkpoint_public_key=key.public_key(),
             ),
         )
+        watch.start()
         await hub.start()
         if settings.outbox:
             outbox.start()
@@ -194,18 +208,23 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             lag.cancel()
             # Stop taking time-outs, hand projection leadership over and close live streams
-            # before the pool goes.
-            await clock.stop()
-            await outbox.stop()
-            await notifier.stop()
-            await commands.close()
-            await operators.aclose()
-            await audit.stop()
-            await availability.stop()
-            await checkpointer.stop()
-            await gauges.stop()
-            await hub.stop()
-            await pool.close()
+            # before the pool goes; each step bounded, so a silent database cannot hold
+            # the stop.
+            for step in (
+                clock.stop,
+                outbox.stop,
+                notifier.stop,
+                commands.close,
+                operators.aclose,
+                audit.stop,
+                availability.stop,
+                checkpointer.stop,
+                gauges.stop,
+                hub.stop,
+                watch.stop,
+            ):
+                await bounded(step, STOP_STEP_S)
+            await close_pool(pool)
 
     app = Litestar(
         route_handlers=[

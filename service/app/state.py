@@ -8,7 +8,8 @@ authentication — read it through :func:`services` and :func:`config`, never by
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from litestar.datastructures import State
@@ -42,6 +43,8 @@ class Config:
 
     settings: Settings
     tokens: TokenVerifier
+    stop_asked: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the process is told to stop (``SIGTERM``), whether start-up ended or not."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

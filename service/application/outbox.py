@@ -28,7 +28,7 @@ import structlog
 
 from russian_poker.service.application.money.seamless import player_key
 from russian_poker.service.application.ports import CallsConnection, Head
-from russian_poker.service.background import BackgroundLoop
+from russian_poker.service.background import BackgroundLoop, Backoff
 from russian_poker.service.observability import WALLET_CALLS, WALLET_MANUAL, WALLET_OWED
 from russian_poker.service.rules.tenancy import PlayerRef
 from russian_poker.service.wallet.port import UnknownOutcome, WalletPort
@@ -90,6 +90,7 @@ class Outbox(BackgroundLoop):
 
     async def _run(self) -> None:
         recovered_at = 0.0
+        backoff = Backoff()
         while True:
             delivered = 0
             try:
@@ -103,6 +104,11 @@ class Outbox(BackgroundLoop):
                 raise
             except Exception as error:  # the database went away: try again later
                 _log.warning("wallet_outbox_failed", error=type(error).__name__)
+                # Whatever wakes it meanwhile (every settlement does): a database that
+                # fails at once must not make this a spin.
+                await backoff.wait()
+                continue
+            backoff.succeeded()
             if delivered:
                 # A pass sends each player's oldest call only: the next ones are due now,
                 # not at the next poll (a round's credits would trickle one per poll).

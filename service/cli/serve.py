@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import signal
 from types import FrameType
@@ -112,9 +114,14 @@ class GracefulServer(uvicorn.Server):
         self._app = app
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        from russian_poker.service.app.state import started
+        from russian_poker.service.app.state import config, started
 
         running = started(self._app.state)
         if running is not None:
             running.hub.close_streams()
+        # uvicorn waits for the start-up to end before it looks at a stop: one still
+        # waiting for the database is told here, from the signal handler, through the loop.
+        stop = config(self._app.state).stop_asked
+        with contextlib.suppress(RuntimeError):  # no loop running yet: nothing to tell
+            asyncio.get_running_loop().call_soon_threadsafe(stop.set)
         super().handle_exit(sig, frame)

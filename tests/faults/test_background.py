@@ -67,6 +67,9 @@ async def test_the_live_hub_keeps_polling_after_the_database_went() -> None:
     class Listener:
         closed = False
 
+        async def ping(self, _timeout: float) -> bool:
+            return True
+
         async def close(self) -> None:
             pass
 
