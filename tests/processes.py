@@ -8,7 +8,9 @@
   crash and start again. The shared server other suites use is never touched.
 * :class:`DatabaseProxy` sits between a service and PostgreSQL: ``cut()`` resets every
   connection and refuses new ones (the database is unreachable), ``restore()`` lets them
-  through again. It counts connection attempts, so a test can see a service trying.
+  through again; ``silence()`` passes nothing more while keeping every connection open
+  (the database went silent: a powered-off machine, a partition). It counts connection
+  attempts, so a test can see a service trying.
 
 Nothing here asserts on timing: waits are for conditions, with generous bounds.
 """
@@ -554,6 +556,7 @@ class DatabaseProxy:
         self.refused_upstream = 0
         """Accepted connections it could not pass on (the database was down)."""
         self.cuts = 0
+        self.silent = False
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._server: asyncio.Server | None = None
@@ -574,6 +577,15 @@ class DatabaseProxy:
 
     async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.attempts += 1
+        if self.silent:
+            # A host that went silent: the connection is taken and never answered.
+            self._pipes.add(writer)
+            try:
+                await _swallow(reader)
+            finally:
+                self._pipes.discard(writer)
+                writer.transport.abort()
+            return
         try:
             up_reader, up_writer = await asyncio.open_connection(*self.upstream)
         except OSError:
@@ -582,7 +594,7 @@ class DatabaseProxy:
             return
         self._pipes.update((writer, up_writer))
         try:
-            await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+            await asyncio.gather(_pipe(reader, up_writer, self), _pipe(up_reader, writer, self))
         finally:
             for side in (writer, up_writer):
                 self._pipes.discard(side)
@@ -604,6 +616,12 @@ class DatabaseProxy:
     def restore(self) -> None:
         self._run(self._listen())
 
+    def silence(self) -> None:
+        """The database goes silent, as a powered-off machine or a partition leaves it:
+        nothing more passes either way, yet every connection stays open and new ones are
+        taken, never answered (nothing is refused or reset)."""
+        self.silent = True
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._run(self._cut())
@@ -611,9 +629,19 @@ class DatabaseProxy:
         self._thread.join(10)
 
 
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def _swallow(reader: asyncio.StreamReader) -> None:
+    with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+        while await reader.read(65536):
+            pass
+
+
+async def _pipe(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, proxy: DatabaseProxy
+) -> None:
     try:
         while data := await reader.read(65536):
+            if proxy.silent:
+                continue  # lost on the way, as to a host that went silent
             writer.write(data)
             await writer.drain()
     except (OSError, asyncio.IncompleteReadError):

@@ -139,14 +139,18 @@ class Player:
         seed: int,
         *,
         patience: float = 120.0,
+        headers: dict[str, str] | None = None,
     ) -> None:
+        """``name`` is the player's id at the table; ``headers`` their authorization (by
+        default a token of the default operator's player ``name``; a seamless operator's
+        player brings their session's)."""
         self.name = name
         self.table_id = table_id
         self.endpoints = Endpoints(urls, seed)
         self.client = client
         self.journal = journal
         self.rng = random.Random(seed)
-        self.headers = token_headers("player", name)
+        self.headers = headers or token_headers("player", name)
         self.patience = patience
         self.keys = itertools.count(1)
         self.sent = 0
