@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -18,6 +18,7 @@ from russian_poker.events.wallet import WalletEvent
 
 __all__ = [
     "EVENT_TYPES",
+    "EventType",
     "SCHEMA_VERSIONS",
     "UPCASTERS",
     "Event",
@@ -28,6 +29,39 @@ __all__ = [
 ]
 
 Event = TableEvent | WalletEvent
+
+EventType = Literal[
+    "TableOpened",
+    "TableClosed",
+    "TableReopened",
+    "RulesetChanged",
+    "PlayerSeated",
+    "PlayerLeft",
+    "RoundOpened",
+    "DeckStacked",
+    "AntePlaced",
+    "BetsCancelled",
+    "DealRequested",
+    "CardsDealt",
+    "BonusSettled",
+    "SixthCardBought",
+    "CardsExchanged",
+    "BoxPlayed",
+    "BoxFolded",
+    "DealerRevealed",
+    "DealerExchangeRequested",
+    "DealerExchangeDeclined",
+    "DealerCardReplaced",
+    "BoxSettled",
+    "RoundSettled",
+    "RoundAbandoned",
+    "WalletOpened",
+    "FundsDeposited",
+    "FundsWithdrawn",
+    "WalletDebited",
+    "WalletCredited",
+]
+"""Every event type's name (``tests/rules/test_codec.py`` keeps it equal to the types)."""
 
 EVENT_TYPES: Final[dict[str, type[Any]]] = {
     cls.__name__: cls for cls in typing.get_args(TableEvent) + typing.get_args(WalletEvent)

@@ -49,9 +49,26 @@ __all__ = [
 class Actor(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Who sends a command: a player (by id), an operator, or the service's own clock."""
 
-    role: Literal["player", "operator", "system", "auditor"]
-    id: str
-    admin: bool = False
+    role: Annotated[
+        Literal["player", "operator", "system", "auditor"],
+        msgspec.Meta(
+            description="`player`, `operator`, `system` (the service's clock) or `auditor`."
+        ),
+    ]
+    id: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "Their id: the player's, the staff member's (their token's subject), or `system`."
+            )
+        ),
+    ]
+    admin: Annotated[
+        bool,
+        msgspec.Meta(
+            description="An admin acting with the operator's powers (`role` is then `operator`)."
+        ),
+    ] = False
     """An admin acting with the operator's powers (``role`` is then ``operator``): kept so
     the availability log can say who it really was. Omitted when false, so the metadata of
     every other command is recorded as before."""
@@ -159,14 +176,14 @@ class OpenRound(_Command, frozen=True):
 class BettingTimeUp(_Command, frozen=True):
     """The betting timer of ``round`` ran out: deal what is bet."""
 
-    round: int
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
 
 
 class DecisionTimeUp(_Command, frozen=True):
     """``box`` did not decide in time: fold it (``decision``) or decline the dealer draw."""
 
-    round: int
-    box: int
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
     phase: Literal["decision", "dealer_draw"]
 
 
@@ -175,7 +192,7 @@ class CompleteAbandonedRound(_Command, frozen=True):
     by the rules' defaults. ``activity`` is the round's event count the timer was set at, so
     a timer that any later activity made stale is refused rather than acted on."""
 
-    round: int
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
     activity: int
 
 

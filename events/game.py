@@ -53,12 +53,21 @@ class _TableEvent(msgspec.Struct, frozen=True, kw_only=True, tag=True):
 
 
 class TableOpened(_TableEvent, frozen=True):
-    table_id: str
-    name: str
-    ruleset: Ruleset
-    private_for: str | None = None
-    operator_id: str = "default"
-    shared: bool = False
+    table_id: Annotated[str, msgspec.Meta(description="The table's id.")]
+    name: Annotated[str, msgspec.Meta(description="The table's name in the lobby; may be empty.")]
+    ruleset: Annotated[Ruleset, msgspec.Meta(description="The table's ruleset, fully resolved.")]
+    private_for: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="A private game: only this player may sit; null for a public table."
+        ),
+    ] = None
+    operator_id: Annotated[str, msgspec.Meta(description="The operator the table belongs to.")] = (
+        "default"
+    )
+    shared: Annotated[
+        bool, msgspec.Meta(description="Players of every operator may sit (opened by an admin).")
+    ] = False
     reason: Annotated[
         str | None, msgspec.Meta(description="Why the table was opened, if the operator said.")
     ] = None
@@ -93,21 +102,35 @@ class RulesetChanged(_TableEvent, frozen=True):
 
 
 class PlayerSeated(_TableEvent, frozen=True):
-    player: str
-    seat: int
+    player: Annotated[
+        str,
+        msgspec.Meta(
+            description="The player's id in the game (an operator's players: `operator:player`)."
+        ),
+    ]
+    seat: Annotated[int, msgspec.Meta(description="The seat's number, from 1.")]
 
 
 class PlayerLeft(_TableEvent, frozen=True):
-    player: str
-    seat: int
+    player: Annotated[
+        str,
+        msgspec.Meta(
+            description="The player's id in the game (an operator's players: `operator:player`)."
+        ),
+    ]
+    seat: Annotated[int, msgspec.Meta(description="The seat's number, from 1.")]
 
 
 class RoundOpened(_TableEvent, frozen=True):
     """A round begins; ``commitment`` = SHA-256(seed) is public, ``seed`` is secret."""
 
-    round: int
-    commitment: str
-    seed: bytes
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    commitment: Annotated[
+        str, msgspec.Meta(description="SHA-256 of the round's seed, hex: published before any bet.")
+    ]
+    seed: Annotated[
+        bytes, msgspec.Meta(description="The round's secret seed (base64), revealed at settlement.")
+    ]
     deck: Annotated[
         tuple[str, ...],
         msgspec.Meta(
@@ -120,17 +143,34 @@ class DeckStacked(_TableEvent, frozen=True):
     """Test mode: the round's deck replaced by a scripted one before the deal (secret like
     the seed until the round is settled)."""
 
-    round: int
-    deck: tuple[str, ...]
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    deck: Annotated[
+        tuple[str, ...],
+        msgspec.Meta(
+            description=(
+                "Test mode: the round's deck, top first (secret like the seed until settled)."
+            )
+        ),
+    ]
 
 
 class AntePlaced(_TableEvent, frozen=True):
-    round: int
-    box: int
-    player: str
-    ante: int
-    bonus: int
-    dark: bool
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    player: Annotated[
+        str,
+        msgspec.Meta(
+            description="The player's id in the game (an operator's players: `operator:player`)."
+        ),
+    ]
+    ante: Annotated[
+        int, msgspec.Meta(description="The ante, in minor units of the table's currency.")
+    ]
+    bonus: Annotated[int, msgspec.Meta(description="The bonus bet, in minor units (0: none).")]
+    dark: Annotated[
+        bool,
+        msgspec.Meta(description="A dark box: the Bet is staked with the ante, before the cards."),
+    ]
     bet: Annotated[
         int,
         msgspec.Meta(description="The Bet staked with the ante on a dark box; 0 on a light box."),
@@ -147,94 +187,144 @@ class AntePlaced(_TableEvent, frozen=True):
 
 
 class BetsCancelled(_TableEvent, frozen=True):
-    round: int
-    box: int
-    player: str
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    player: Annotated[
+        str,
+        msgspec.Meta(
+            description="The player's id in the game (an operator's players: `operator:player`)."
+        ),
+    ]
 
 
 class DealRequested(_TableEvent, frozen=True):
-    round: int
-    player: str
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    player: Annotated[
+        str,
+        msgspec.Meta(
+            description="The player's id in the game (an operator's players: `operator:player`)."
+        ),
+    ]
 
 
 class DealtHand(msgspec.Struct, frozen=True, kw_only=True):
-    box: int
-    cards: tuple[str, ...]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    cards: Annotated[
+        tuple[str, ...],
+        msgspec.Meta(description="The five cards dealt to the box, in text notation (`As`, `Td`)."),
+    ]
 
 
 class CardsDealt(_TableEvent, frozen=True):
     """Five cards to each box in play order and to the dealer; the dealer's fifth is up."""
 
-    round: int
-    hands: tuple[DealtHand, ...]
-    dealer_cards: tuple[str, ...]
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    hands: Annotated[
+        tuple[DealtHand, ...],
+        msgspec.Meta(description="Each box in play, in play order, with its five cards."),
+    ]
+    dealer_cards: Annotated[
+        tuple[str, ...], msgspec.Meta(description="The dealer's five cards; the fifth is face up.")
+    ]
 
 
 class BonusSettled(_TableEvent, frozen=True):
-    round: int
-    box: int
-    player: str
-    hand: CategoryLabel
-    stake: int
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    player: Annotated[
+        str,
+        msgspec.Meta(
+            description="The player's id in the game (an operator's players: `operator:player`)."
+        ),
+    ]
+    hand: Annotated[
+        CategoryLabel,
+        msgspec.Meta(description="The hand's category (`high_card`, `pair`, ... `royal_flush`)."),
+    ]
+    stake: Annotated[int, msgspec.Meta(description="The bonus bet staked, in minor units.")]
     won: Annotated[
         int, msgspec.Meta(description="Winnings after `max_payout`; 0 when the bonus is lost.")
     ]
-    capped: int = 0
+    capped: Annotated[
+        int,
+        msgspec.Meta(
+            description="What `max_payout` cut from the winnings, in minor units (0: nothing)."
+        ),
+    ] = 0
 
 
 class SixthCardBought(_TableEvent, frozen=True):
-    round: int
-    box: int
-    card: str
-    fee: int
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    card: Annotated[str, msgspec.Meta(description="The sixth card the box received.")]
+    fee: Annotated[
+        int, msgspec.Meta(description="The draw fee paid, in minor units of the table's currency.")
+    ]
 
 
 class CardsExchanged(_TableEvent, frozen=True):
-    round: int
-    box: int
-    discarded: tuple[str, ...]
-    received: tuple[str, ...]
-    fee: int
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    discarded: Annotated[tuple[str, ...], msgspec.Meta(description="The box's cards given back.")]
+    received: Annotated[
+        tuple[str, ...], msgspec.Meta(description="The cards received for them, in the same order.")
+    ]
+    fee: Annotated[
+        int, msgspec.Meta(description="The draw fee paid, in minor units of the table's currency.")
+    ]
 
 
 class BoxPlayed(_TableEvent, frozen=True):
-    round: int
-    box: int
-    bet: int
-    insurance: int = 0
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    bet: Annotated[int, msgspec.Meta(description="The Bet staked (two antes), in minor units.")]
+    insurance: Annotated[
+        int,
+        msgspec.Meta(
+            description="The insurance bought with the decision, in minor units (0: none)."
+        ),
+    ] = 0
 
 
 class BoxFolded(_TableEvent, frozen=True):
-    round: int
-    box: int
-    timed_out: bool = False
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    timed_out: Annotated[
+        bool, msgspec.Meta(description="Decided by the rules' default: the decision time ran out.")
+    ] = False
 
 
 class DealerRevealed(_TableEvent, frozen=True):
-    round: int
-    cards: tuple[str, ...]
-    hand: CategoryLabel
-    qualifies: bool
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    cards: Annotated[tuple[str, ...], msgspec.Meta(description="The dealer's five cards.")]
+    hand: Annotated[CategoryLabel, msgspec.Meta(description="The dealer's hand's category.")]
+    qualifies: Annotated[
+        bool, msgspec.Meta(description="Whether the dealer has a game (qualifies).")
+    ]
 
 
 class DealerExchangeRequested(_TableEvent, frozen=True):
-    round: int
-    box: int
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
 
 
 class DealerExchangeDeclined(_TableEvent, frozen=True):
-    round: int
-    box: int
-    timed_out: bool = False
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    timed_out: Annotated[
+        bool, msgspec.Meta(description="Decided by the rules' default: the decision time ran out.")
+    ] = False
 
 
 class DealerCardReplaced(_TableEvent, frozen=True):
     """The dealer's highest card set aside and replaced; ``free`` for a same-rank redraw."""
 
-    round: int
-    replaced: str
-    card: str
-    free: bool
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    replaced: Annotated[str, msgspec.Meta(description="The dealer's card set aside (its highest).")]
+    card: Annotated[str, msgspec.Meta(description="The card that replaced it.")]
+    free: Annotated[
+        bool, msgspec.Meta(description="A same-rank redraw, which costs the box nothing.")
+    ]
 
 
 class PaidCombination(msgspec.Struct, frozen=True, kw_only=True):
@@ -260,34 +350,65 @@ Outcome = Literal["folded", "won", "tied", "lost", "dealer_no_game"]
 class BoxSettled(_TableEvent, frozen=True):
     """The box's main wager (ante, Bet, insurance) settled: stakes back plus winnings."""
 
-    round: int
-    box: int
-    player: str
-    outcome: Outcome
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    player: Annotated[
+        str,
+        msgspec.Meta(
+            description="The player's id in the game (an operator's players: `operator:player`)."
+        ),
+    ]
+    outcome: Annotated[Outcome, msgspec.Meta(description="The main wager's outcome.")]
     dealer_draw: Annotated[
         bool, msgspec.Meta(description="The box asked for the dealer draw (its ante was the fee).")
     ]
-    hand: CategoryLabel
-    cards: tuple[str, ...]
-    combinations: tuple[PaidCombination, ...]
-    returned: int
-    won: int
-    capped: int = 0
+    hand: Annotated[
+        CategoryLabel, msgspec.Meta(description="The category the box was paid (or lost) on.")
+    ]
+    cards: Annotated[
+        tuple[str, ...],
+        msgspec.Meta(description="The box's final cards (after draws), in text notation."),
+    ]
+    combinations: Annotated[
+        tuple[PaidCombination, ...],
+        msgspec.Meta(
+            description="The combinations the Bet was paid for (two with `two_combinations`)."
+        ),
+    ]
+    returned: Annotated[
+        int, msgspec.Meta(description="Stakes given back (ante, Bet, insurance), in minor units.")
+    ]
+    won: Annotated[
+        int, msgspec.Meta(description="Winnings on top of the stakes returned, in minor units.")
+    ]
+    capped: Annotated[
+        int,
+        msgspec.Meta(
+            description="What `max_payout` cut from the winnings, in minor units (0: nothing)."
+        ),
+    ] = 0
 
 
 class RoundSettled(_TableEvent, frozen=True):
     """The round is over; the seed is revealed so anyone can recompute the deck."""
 
-    round: int
-    commitment: str
-    seed: bytes
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    commitment: Annotated[
+        str, msgspec.Meta(description="SHA-256 of the round's seed, hex: published before any bet.")
+    ]
+    seed: Annotated[
+        bytes,
+        msgspec.Meta(
+            description="The round's seed (base64), revealed: SHA-256 of it is the `commitment`."
+        ),
+    ]
 
 
 class RoundAbandoned(_TableEvent, frozen=True):
     """The round had no activity for ``after_s`` seconds: the events after this one complete
     it by the rules' defaults (docs/rules-decisions.md, "Interrupted rounds")."""
 
-    round: int
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
     reason: Annotated[
         str, msgspec.Meta(description="Why the round was completed: `no activity for N s`.")
     ]

@@ -7,13 +7,14 @@ units; the sign is the event type.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 __all__ = [
     "CreditReason",
     "DebitReason",
+    "MoneyReason",
     "FundsDeposited",
     "FundsWithdrawn",
     "WalletCredited",
@@ -27,40 +28,66 @@ CreditReason = Literal["refund", "bonus", "settlement"]
 """``refund``: a box's stakes back when its bets are cancelled before the deal;
 ``bonus``: the bonus stake back plus winnings; ``settlement``: the main wager's stakes back
 plus winnings (insurance's included)."""
+MoneyReason = Literal["ante", "bonus", "bet", "draw_fee", "insurance", "refund", "settlement"]
+"""Either: why a table moved money (``bonus`` is both a debit's and a credit's)."""
 
 
 class _WalletEvent(msgspec.Struct, frozen=True, kw_only=True, tag=True):
-    wallet_id: str
+    wallet_id: Annotated[
+        str, msgspec.Meta(description="The wallet's id: the player it belongs to.")
+    ]
 
 
 class WalletOpened(_WalletEvent, frozen=True):
-    currency: str
+    currency: Annotated[str, msgspec.Meta(description="ISO 4217 code of the wallet's currency.")]
 
 
 class FundsDeposited(_WalletEvent, frozen=True):
-    transfer_id: str
-    amount: int
+    transfer_id: Annotated[
+        str,
+        msgspec.Meta(
+            description="The operator's id for the transfer: the same id is applied once."
+        ),
+    ]
+    amount: Annotated[int, msgspec.Meta(description="Minor units of the wallet's currency.")]
 
 
 class FundsWithdrawn(_WalletEvent, frozen=True):
-    transfer_id: str
-    amount: int
+    transfer_id: Annotated[
+        str,
+        msgspec.Meta(
+            description="The operator's id for the transfer: the same id is applied once."
+        ),
+    ]
+    amount: Annotated[int, msgspec.Meta(description="Minor units of the wallet's currency.")]
 
 
 class WalletDebited(_WalletEvent, frozen=True):
-    amount: int
-    reason: DebitReason
-    table_id: str
-    round: int
-    box: int
+    amount: Annotated[int, msgspec.Meta(description="Minor units of the wallet's currency.")]
+    reason: Annotated[
+        DebitReason,
+        msgspec.Meta(
+            description=(
+                "Why the table took the money: `ante`, `bonus`, `bet`, `draw_fee` or `insurance`."
+            )
+        ),
+    ]
+    table_id: Annotated[str, msgspec.Meta(description="The table whose round moved the money.")]
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
 
 
 class WalletCredited(_WalletEvent, frozen=True):
-    amount: int
-    reason: CreditReason
-    table_id: str
-    round: int
-    box: int
+    amount: Annotated[int, msgspec.Meta(description="Minor units of the wallet's currency.")]
+    reason: Annotated[
+        CreditReason,
+        msgspec.Meta(
+            description="Why the table paid: `refund` (bets cancelled), `bonus` or `settlement`."
+        ),
+    ]
+    table_id: Annotated[str, msgspec.Meta(description="The table whose round moved the money.")]
+    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
 
 
 WalletEvent = WalletOpened | FundsDeposited | FundsWithdrawn | WalletDebited | WalletCredited

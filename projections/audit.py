@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Final, NamedTuple, Protocol, cast
 
 import msgspec
 
-from russian_poker.events.codec import decode_event
+from russian_poker.events.codec import EventType, decode_event
 from russian_poker.events.game import RoundOpened, RoundSettled, RulesetChanged, TableOpened
 from russian_poker.events.records import RecordedEvent
+from russian_poker.events.ruleset import Game
 from russian_poker.events.streams import (
     MONEY_PREFIXES,
     SEAMLESS_PREFIX,
@@ -47,7 +48,7 @@ __all__ = ["AuditProjection", "AuditRow", "AuditRows", "TableRules", "fold_round
 class TableRules(NamedTuple):
     """What the trail keeps of a table between rounds: the rules it plays by."""
 
-    game: str
+    game: Game
     ruleset_fingerprint: str
 
 
@@ -58,7 +59,7 @@ class AuditRow(msgspec.Struct, kw_only=True):
 
     table_id: Annotated[str, msgspec.Meta(description="The table.")]
     round: Annotated[int, msgspec.Meta(description="The round's number at that table.")]
-    game: Annotated[str, msgspec.Meta(description="`russian` or `oasis`.")]
+    game: Annotated[Game, msgspec.Meta(description="`russian` or `oasis`.")]
     ruleset_fingerprint: Annotated[
         str, msgspec.Meta(description="The ruleset (and paytables) the round was played under.")
     ]
@@ -208,7 +209,9 @@ class _Batch:
             await self._ruleset_changed(table_id, event)
             return
         if isinstance(event, RoundOpened):
-            game, fingerprint = self.tables.get(table_id, ("", ""))
+            # A table always opens before its first round; "russian" stands in for a store
+            # that lost the TableOpened (the regulator then sees the fingerprint is empty).
+            game, fingerprint = self.tables.get(table_id, TableRules("russian", ""))
             current = _Round(
                 AuditRow(
                     table_id=table_id,
@@ -248,7 +251,7 @@ class _Batch:
             found.record.anomalies.append(
                 Anomaly(
                     position=record.global_position,
-                    event_type=record.event_type,
+                    event_type=cast("EventType", record.event_type),
                     problem=f"{problem} in round {number}",
                 )
             )

@@ -7,10 +7,12 @@ and for an operator's auditor only its own part. Read through the trail's store
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from russian_poker.events.codec import EventType
+from russian_poker.events.commands import Actor
 from russian_poker.events.postgres.audit import AuditStore
 from russian_poker.events.postgres.tables import Owner
 from russian_poker.events.records import Position, RecordedEvent
@@ -29,6 +31,7 @@ from russian_poker.projections.redaction import (
     redact_record,
     round_of,
 )
+from russian_poker.projections.shown import ShownEvent
 from russian_poker.service.rules.tenancy import operator_of
 
 __all__ = ["AuditPage", "FeedItem", "audit_feed", "round_record"]
@@ -103,13 +106,15 @@ class FeedItem(msgspec.Struct, frozen=True, kw_only=True):
         int, msgspec.Meta(description="The event's version within its stream, from 1.")
     ]
     event_type: Annotated[
-        str, msgspec.Meta(description="The event's type (`AntePlaced`, `WalletDebited`, ...).")
+        EventType,
+        msgspec.Meta(description="The event's type (`AntePlaced`, `WalletDebited`, ...)."),
     ]
     data: Annotated[
-        dict[str, Any],
+        ShownEvent,
         msgspec.Meta(
             description=(
-                "The event's fields; secrets of unsettled rounds (seed, deck, hidden cards) hidden."
+                "The event's fields, tagged on `type` (the event's type); secrets of unsettled"
+                " rounds hidden: a hidden card reads `??`, the seed is null, the deck empty."
             )
         ),
     ]
@@ -129,8 +134,8 @@ class FeedItem(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ]
     actor: Annotated[
-        Any,
-        msgspec.Meta(description='Who sent the command: `{"role": ..., "id": ...}`; null if none.'),
+        Actor | None,
+        msgspec.Meta(description="Who sent the command; null if none."),
     ]
     request_id: Annotated[
         str | None,
@@ -257,11 +262,12 @@ async def audit_feed(
                 global_position=event.global_position,
                 stream_id=event.stream_id,
                 stream_version=event.stream_version,
-                event_type=event.event_type,
-                data=redact_event(event.event_type, data, revealed=revealed),
+                event_type=cast("EventType", event.event_type),
+                # Shown as stored (a dict), which the union's schema describes.
+                data=cast("Any", redact_event(event.event_type, data, revealed=revealed)),
                 command_id=meta.get("command_id"),
                 command=redact_command(meta.get("command"), revealed=revealed),
-                actor=meta.get("actor"),
+                actor=cast("Any", meta.get("actor")),
                 request_id=meta.get("request_id"),
                 recorded_at=event.recorded_at,
             )

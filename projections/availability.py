@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Final, Literal, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Final, Literal, NamedTuple, cast
 
 import msgspec
 
@@ -76,11 +76,15 @@ class LogEntry(NamedTuple):
     recorded_at: datetime
 
 
+ActorRole = Literal["operator", "admin", "system"]
+"""Who may change a table's availability."""
+
+
 class ChangeActor(msgspec.Struct, frozen=True, kw_only=True):
     """Who made a change."""
 
     role: Annotated[
-        str,
+        ActorRole,
         msgspec.Meta(
             description=(
                 "`operator` (the table's operator's staff), `admin` (the game's staff) or `system`."
@@ -209,7 +213,7 @@ def change_of(entry: LogEntry) -> AvailabilityChange:
         operator_id=entry.operator_id,
         shared=entry.shared,
         kind=entry.kind,
-        actor=ChangeActor(role=entry.actor_role, id=entry.actor_id),
+        actor=ChangeActor(role=cast("ActorRole", entry.actor_role), id=entry.actor_id),
         reason=entry.reason,
         time=entry.recorded_at,
         ruleset_version=entry.ruleset_version,

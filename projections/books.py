@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from russian_poker.projections.paging import NextCursor
+from russian_poker.service.wallet.protocol import CallReason
 
 __all__ = ["DailyFigures", "DailyReport", "OperatorCall", "TransactionPage", "WalletTransaction"]
 
@@ -34,7 +35,7 @@ class WalletTransaction(msgspec.Struct, frozen=True, kw_only=True):
         msgspec.Meta(description="`bet` (a debit), `win` (a credit) or `rollback` (a bet undone)."),
     ]
     reason: Annotated[
-        str,
+        CallReason,
         msgspec.Meta(
             description=(
                 "What the call is for: `ante`, `bonus`, `bet`, `draw_fee`, `insurance` (bets"
@@ -159,7 +160,7 @@ class DailyReport(msgspec.Struct, frozen=True, kw_only=True):
 
     operator_id: Annotated[str, msgspec.Meta(description="The operator reported on.")]
     wallet_mode: Annotated[
-        str,
+        Literal["seamless", "internal"],
         msgspec.Meta(description="`seamless` or `internal`: where its players' money lives."),
     ]
     since: Annotated[date, msgspec.Meta(description="The window's first UTC day (inclusive).")] = (

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from russian_poker.events.codec import EventType
 from russian_poker.events.game import (
     AntePlaced,
     BetsCancelled,
@@ -245,7 +246,10 @@ class Abandonment(msgspec.Struct, kw_only=True):
 
     reason: Annotated[str, msgspec.Meta(description="Why: no activity for `after_s` seconds.")]
     after_s: Annotated[int, msgspec.Meta(description="The table's `abandoned_round_after_s`.")]
-    phase: Annotated[str, msgspec.Meta(description="The phase the round was in.")]
+    phase: Annotated[
+        Literal["betting", "decisions", "dealer_draw"],
+        msgspec.Meta(description="The phase the round was in."),
+    ]
     at: Annotated[str, msgspec.Meta(description="When (ISO 8601).")]
     position: Annotated[
         int, msgspec.Meta(description="Global position of the RoundAbandoned event.")
@@ -257,7 +261,7 @@ class Anomaly(msgspec.Struct, kw_only=True):
     rather than stalling the trail on it."""
 
     position: Annotated[int, msgspec.Meta(description="The event's global position.")]
-    event_type: Annotated[str, msgspec.Meta(description="The event's type.")]
+    event_type: Annotated[EventType, msgspec.Meta(description="The event's type.")]
     problem: Annotated[str, msgspec.Meta(description="What is wrong with it.")]
 
 

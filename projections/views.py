@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Literal, cast
 
 import msgspec
 
@@ -35,6 +35,17 @@ from russian_poker.service.rules.hands import evaluate
 from russian_poker.service.rules.payouts import insurance_range
 from russian_poker.service.rules.state import Box, Phase, Round, Table, TableStatus
 from russian_poker.service.rules.timers import pending_timers
+
+BoxAction = Literal[
+    "Play",
+    "Fold",
+    "BuyCard",
+    "Exchange",
+    "Insure",
+    "RequestDealerExchange",
+    "DeclineDealerExchange",
+]
+"""A command a box's player may send for it now (a box view's ``actions``)."""
 
 __all__ = [
     "BoxView",
@@ -120,7 +131,7 @@ class BoxView(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ] = None
     actions: Annotated[
-        tuple[str, ...],
+        tuple[BoxAction, ...],
         msgspec.Meta(description="Command types this viewer may send for this box now."),
     ] = ()
     insurance_range: Annotated[
@@ -383,7 +394,7 @@ def _round_view(state: Table, current: Round, viewer: Viewer) -> RoundView:
 def _box_view(state: Table, current: Round, box: Box, viewer: Viewer, *, showdown: bool) -> BoxView:
     yours = viewer.role == "player" and viewer.player_id == box.player
     visible = yours or showdown or state.rules.box_cards_public
-    actions: tuple[str, ...] = ()
+    actions: tuple[BoxAction, ...] = ()
     insurable = None
     if yours and current.turn_of(box.player) == box:
         actions = _decision_actions(state, box)
@@ -412,7 +423,7 @@ def _box_view(state: Table, current: Round, box: Box, viewer: Viewer, *, showdow
     )
 
 
-def _decision_actions(state: Table, box: Box) -> tuple[str, ...]:
+def _decision_actions(state: Table, box: Box) -> tuple[BoxAction, ...]:
     actor = Actor(role="player", id=box.player)
     allowed = insurance_range(box, state.rules)
     candidates: list[Command] = [
@@ -422,4 +433,4 @@ def _decision_actions(state: Table, box: Box) -> tuple[str, ...]:
         Exchange(box=box.number, cards=[box.cards[0]]),
         Insure(box=box.number, amount=allowed[0] if allowed else box.ante),
     ]
-    return tuple(type(c).__name__ for c in candidates if can(state, c, actor))
+    return tuple(cast("BoxAction", type(c).__name__) for c in candidates if can(state, c, actor))

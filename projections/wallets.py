@@ -7,7 +7,7 @@ written by the same statement that appends the wallet's events, so they are neve
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, NamedTuple
+from typing import Annotated, Literal, NamedTuple
 
 import msgspec
 
@@ -16,6 +16,7 @@ from russian_poker.events.records import RecordedEvent
 from russian_poker.events.wallet import (
     FundsDeposited,
     FundsWithdrawn,
+    MoneyReason,
     WalletCredited,
     WalletDebited,
     WalletOpened,
@@ -129,6 +130,12 @@ class WalletFold:
         )
 
 
+LedgerKind = Literal[
+    "WalletOpened", "FundsDeposited", "FundsWithdrawn", "WalletDebited", "WalletCredited"
+]
+"""A ledger entry's movement: the wallet event behind it."""
+
+
 class WalletView(msgspec.Struct, frozen=True, kw_only=True):
     """A wallet's balance."""
 
@@ -163,7 +170,7 @@ class LedgerEntry(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ]
     kind: Annotated[
-        str,
+        LedgerKind,
         msgspec.Meta(
             description=(
                 "The movement: `WalletOpened`, `FundsDeposited`, `FundsWithdrawn`, "
@@ -180,7 +187,7 @@ class LedgerEntry(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ]
     reason: Annotated[
-        str | None,
+        MoneyReason | None,
         msgspec.Meta(
             description=(
                 "Why a table moved money: debits `ante`, `bonus`, `bet`, `draw_fee`, "

@@ -54,6 +54,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     request answers 503): a server gone silent holds nobody longer than this."""
     rate_limit: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 50
     """Requests per second per player (or per address without a valid token); 0 is off."""
+    stream_keepalive_s: Annotated[float, msgspec.Meta(ge=0.1, le=3600)] = 15.0
+    """A live stream silent this long gets a comment line: proxies and load balancers close
+    an idle connection (nginx after 60 s by default)."""
     shutdown_grace_s: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 20
     """How long a stopping instance lets in-flight requests finish."""
     projections: bool = True
@@ -101,6 +104,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_PROJECTIONS": "projections",
     "RUSSIAN_POKER_RATE_LIMIT": "rate_limit",
     "RUSSIAN_POKER_SHUTDOWN_GRACE_S": "shutdown_grace_s",
+    "RUSSIAN_POKER_STREAM_KEEPALIVE_S": "stream_keepalive_s",
     "RUSSIAN_POKER_COMMAND_ATTEMPTS": "command_attempts",
     "RUSSIAN_POKER_CACHED_TABLES": "cached_tables",
     "RUSSIAN_POKER_CORS_ORIGINS": "cors_origins",

@@ -9,7 +9,7 @@ one on the pool.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 
@@ -17,6 +17,7 @@ from russian_poker.events.postgres.pool import Database, acquired
 from russian_poker.events.postgres.store import read_all
 from russian_poker.events.postgres.tables import Owner, owner_of, owners_of
 from russian_poker.events.records import Position, RecordedEvent
+from russian_poker.events.ruleset import Game
 from russian_poker.events.streams import TABLE_PREFIX
 from russian_poker.projections.audit import AuditRow, TableRules
 from russian_poker.projections.game_record import GameRecord
@@ -114,7 +115,10 @@ class AuditStore:
 
     async def tables(self, table_ids: Iterable[str]) -> dict[str, TableRules]:
         rows = await self._db.fetch(_LOAD_TABLES, list(table_ids))
-        return {r["table_id"]: TableRules(r["game"], r["ruleset_fingerprint"]) for r in rows}
+        return {
+            r["table_id"]: TableRules(cast("Game", r["game"]), r["ruleset_fingerprint"])
+            for r in rows
+        }
 
     async def rounds(self, keys: Sequence[tuple[str, int]]) -> list[AuditRow]:
         """The rows of the rounds ``keys`` (table id, round) that have one."""

@@ -32,7 +32,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Final, Protocol
+from typing import Annotated, Any, Final, Literal, Protocol
 
 import msgspec
 
@@ -75,10 +75,17 @@ _GAME_TYPES: Final = [
 ]
 
 
+Check = Literal["balances", "ledger", "money", "cards"]
+"""Which check of :func:`reconcile` found a mismatch."""
+
+
 class Mismatch(msgspec.Struct, frozen=True, kw_only=True):
     """One figure that does not add up."""
 
-    check: Annotated[str, msgspec.Meta(description="`balances`, `ledger`, `money` or `cards`.")]
+    check: Annotated[
+        Check,
+        msgspec.Meta(description="`balances`, `ledger`, `money` or `cards`."),
+    ]
     subject: Annotated[
         str, msgspec.Meta(description="What does not add up: a wallet id, or a table and round.")
     ]
@@ -293,7 +300,7 @@ class _RoundBooks:
         self.boxes: set[Key] = set()
 
     def mismatch(
-        self, check: str, table_id: str | None, number: int | None, box: int | None, detail: str
+        self, check: Check, table_id: str | None, number: int | None, box: int | None, detail: str
     ) -> None:
         subject = f"table {table_id} round {number}" + (f" box {box}" if box is not None else "")
         self.report.mismatches.append(

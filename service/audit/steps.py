@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, cast
 
 import msgspec
 
-from russian_poker.events.codec import decode_event
-from russian_poker.events.game import RoundOpened, RoundSettled
+from russian_poker.events.codec import EventType, decode_event
+from russian_poker.events.commands import Actor
+from russian_poker.events.game import Outcome, RoundOpened, RoundSettled
 from russian_poker.events.records import RecordedEvent
+from russian_poker.projections.shown import RecordedEventData
 from russian_poker.service.rules.evolve import evolve
 from russian_poker.service.rules.hands import evaluate
-from russian_poker.service.rules.state import Box, Round, Table
+from russian_poker.service.rules.state import Box, Phase, Round, Table
 
 __all__ = ["RoundStep", "RoundSteps", "StepBox", "StepRound", "round_steps"]
 
@@ -41,10 +43,12 @@ class StepBox(msgspec.Struct, frozen=True, kw_only=True):
     fees: Annotated[int, _d("Draw fees paid (sixth card, exchange).")]
     cards: Annotated[tuple[str, ...], _d("Its cards now (after exchanges and draws).")]
     drew: Annotated[bool, _d("Whether it drew (a sixth card or an exchange).")]
-    decision: Annotated[str | None, _d("`play` or `fold`, once decided.")]
-    dealer_draw: Annotated[str | None, _d("`requested` or `declined`, once offered.")]
+    decision: Annotated[Literal["play", "fold"] | None, _d("`play` or `fold`, once decided.")]
+    dealer_draw: Annotated[
+        Literal["requested", "declined"] | None, _d("`requested` or `declined`, once offered.")
+    ]
     settled: Annotated[bool, _d("Whether the box is settled.")]
-    outcome: Annotated[str | None, _d("The main wager's outcome, once settled.")]
+    outcome: Annotated[Outcome | None, _d("The main wager's outcome, once settled.")]
     returned: Annotated[int, _d("Main-wager stakes given back at settlement.")]
     won: Annotated[int, _d("Main-wager winnings at settlement.")]
     bonus_won: Annotated[int, _d("What the bonus bet paid.")]
@@ -74,7 +78,7 @@ def _box(box: Box) -> StepBox:
 class StepRound(msgspec.Struct, frozen=True, kw_only=True):
     """The round after a step, every card shown."""
 
-    phase: Annotated[str, msgspec.Meta(description="The round's phase after the step.")]
+    phase: Annotated[Phase, msgspec.Meta(description="The round's phase after the step.")]
     boxes: Annotated[
         tuple[StepBox, ...],
         msgspec.Meta(description="Every box with a bet: stakes, cards, decisions, results."),
@@ -95,13 +99,16 @@ class RoundStep(msgspec.Struct, frozen=True, kw_only=True):
 
     position: Annotated[int, msgspec.Meta(description="The event's global position.")]
     stream_version: Annotated[int, msgspec.Meta(description="Its version in the table stream.")]
-    event_type: Annotated[str, msgspec.Meta(description="What happened (`CardsDealt`, …).")]
+    event_type: Annotated[EventType, msgspec.Meta(description="What happened (`CardsDealt`, …).")]
     recorded_at: Annotated[datetime, msgspec.Meta(description="When it was recorded.")]
     actor: Annotated[
-        dict[str, Any] | None,
+        Actor | None,
         msgspec.Meta(description="Who sent the command that recorded it (its metadata)."),
     ]
-    data: Annotated[dict[str, Any], msgspec.Meta(description="The event as recorded.")]
+    data: Annotated[
+        RecordedEventData,
+        msgspec.Meta(description="The event as recorded, tagged on `type` (its type)."),
+    ]
     round: Annotated[StepRound, msgspec.Meta(description="The round after this event.")]
 
 
@@ -124,6 +131,11 @@ def _shown(current: Round) -> StepRound:
     )
 
 
+def _actor(meta: Any) -> Actor | None:
+    actor = meta.get("actor") if isinstance(meta, dict) else None
+    return msgspec.convert(actor, Actor) if actor is not None else None
+
+
 def round_steps(table_id: str, events: Sequence[RecordedEvent], number: int) -> RoundSteps | None:
     """The steps of round ``number`` from its table's whole stream, or ``None`` if the round
     is unknown or not settled."""
@@ -144,10 +156,10 @@ def round_steps(table_id: str, events: Sequence[RecordedEvent], number: int) -> 
             RoundStep(
                 position=record.global_position,
                 stream_version=record.stream_version,
-                event_type=record.event_type,
+                event_type=cast("EventType", record.event_type),
                 recorded_at=record.recorded_at,
-                actor=meta.get("actor") if isinstance(meta, dict) else None,
-                data=msgspec.json.decode(record.data),
+                actor=_actor(meta),
+                data=event,
                 round=_shown(current),
             )
         )

@@ -7,10 +7,11 @@ ones the key signed (docs/audit.md, "The event hash", "Checkpoints")."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, cast
 
 import msgspec
 
+from russian_poker.events.codec import EventType
 from russian_poker.events.postgres.chain import ChainStore
 from russian_poker.events.streams import table_stream
 from russian_poker.service.chain.hashing import micros
@@ -26,7 +27,7 @@ class LinkedEventView(msgspec.Struct, frozen=True, kw_only=True):
     stream_id: Annotated[str, msgspec.Meta(description="The table's stream, `table-<id>`.")]
     stream_version: Annotated[int, msgspec.Meta(description="The event's version in it.")]
     event_id: Annotated[str, msgspec.Meta(description="The event's UUID, canonical text.")]
-    event_type: Annotated[str, msgspec.Meta(description="The event's type.")]
+    event_type: Annotated[EventType, msgspec.Meta(description="The event's type.")]
     schema_version: Annotated[int, msgspec.Meta(description="The version of its shape.")]
     data: Annotated[str, msgspec.Meta(description="The stored `jsonb`'s canonical text.")]
     metadata: Annotated[str, msgspec.Meta(description="The stored `jsonb`'s canonical text.")]
@@ -96,7 +97,7 @@ async def round_inclusion(store: ChainStore, table_id: str, number: int) -> Roun
                 stream_id=e.stream_id,
                 stream_version=e.stream_version,
                 event_id=str(e.event_id),
-                event_type=e.event_type,
+                event_type=cast("EventType", e.event_type),
                 schema_version=e.schema_version,
                 data=e.data,
                 metadata=e.metadata,

@@ -63,7 +63,7 @@ class ProofBox(msgspec.Struct, frozen=True, kw_only=True):
     ] = None
 
 
-class DealtHand(msgspec.Struct, frozen=True, kw_only=True):
+class ProofHand(msgspec.Struct, frozen=True, kw_only=True):
     """The five cards the deal gave one box."""
 
     box: Annotated[int, msgspec.Meta(description="Box number, from 1.")]
@@ -166,7 +166,7 @@ class RoundProof(msgspec.Struct, frozen=True, kw_only=True):
         msgspec.Meta(description="The boxes standing at the deal, in box-number order."),
     ] = ()
     dealt: Annotated[
-        tuple[DealtHand, ...],
+        tuple[ProofHand, ...],
         msgspec.Meta(description="Each box's five cards, in play order; empty if never dealt."),
     ] = ()
     dealer: Annotated[
@@ -277,7 +277,7 @@ def proof_of(
             for b in standing
         ),
         dealt=tuple(
-            DealtHand(box=box, cards=tuple(record.placement(box).dealt)) for box in record.deal
+            ProofHand(box=box, cards=tuple(record.placement(box).dealt)) for box in record.deal
         ),
         dealer=tuple(record.dealer.dealt),
         draws=tuple(

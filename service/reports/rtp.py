@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Annotated, Final, Literal, Protocol
+from typing import Annotated, Final, Literal, Protocol, cast
 
 import msgspec
 
-from russian_poker.events.ruleset import Ruleset
+from russian_poker.events.ruleset import Game, Ruleset
 from russian_poker.service.reports.theory import Theory, TheoryCache, TheorySource
 
 __all__ = [
@@ -156,7 +156,7 @@ class RtpRow(msgspec.Struct, frozen=True, kw_only=True):
         str,
         msgspec.Meta(description="The ruleset the rounds were played under (its fingerprint)."),
     ]
-    game: Annotated[str | None, msgspec.Meta(description="`russian` or `oasis`.")]
+    game: Annotated[Game | None, msgspec.Meta(description="`russian` or `oasis`.")]
     day: Annotated[date, msgspec.Meta(description="The UTC day the rounds were settled.")]
     currency: Annotated[str | None, msgspec.Meta(description="The table's currency.")]
     main: Annotated[
@@ -287,7 +287,7 @@ async def rtp_report(
             RtpRow(
                 table_id=group.table_id,
                 ruleset_fingerprint=group.fingerprint,
-                game=group.game,
+                game=cast("Game | None", group.game),
                 day=group.day,
                 currency=group.currency,
                 main=figure(group.main, main_rtp, main_source),

@@ -59,6 +59,18 @@ ERROR_STATUSES: Final[tuple[str, ...]] = tuple(s for s in get_args(Status) if s 
 FINAL_ROLLBACK_STATUSES: Final = frozenset({"ok", "transaction_not_found"})
 """A rollback answered with either is done (§3.3); anything else is sent again."""
 
+CallReason = Literal[
+    "ante",
+    "bonus",
+    "bet",
+    "draw_fee",
+    "insurance",
+    "win",
+    "stake_returned",
+    "bonus_win",
+    "insurance_win",
+]
+"""What a money call is for (docs/wallet-protocol.md §2)."""
 DEBIT_REASONS: Final = ("ante", "bonus", "bet", "draw_fee", "insurance")
 CREDIT_REASONS: Final = ("win", "stake_returned", "bonus_win", "insurance_win")
 
@@ -85,7 +97,7 @@ _RoundId = Annotated[str, msgspec.Meta(description="Stable per table round: `tab
 _TableId = Annotated[str, msgspec.Meta(description="The table the round is played at.")]
 _Box = Annotated[int, msgspec.Meta(description="The box the money belongs to.")]
 _Reason = Annotated[
-    str,
+    CallReason,
     msgspec.Meta(
         description=(
             "Debits: ante, bonus, bet, draw_fee, insurance. Credits: win, stake_returned,"

@@ -6,10 +6,13 @@ import hashlib
 from typing import Any
 
 import httpx
+import msgspec
 
+from russian_poker.events.commands import Actor
 from russian_poker.events.postgres.projections import ProjectionStore
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.runner import ProjectionRunner
+from russian_poker.projections.shown import RoundOpenedShown, ShownEvent
 from tests.api.conftest import bearer
 from tests.processes import eventually
 from tests.rules.scenario import deck_for
@@ -100,6 +103,15 @@ async def test_auditor_sees_the_round_and_can_verify_it(
     # The second round is open: its RoundOpened must not carry the seed.
     opened = [i for i in feed["items"] if i["event_type"] == "RoundOpened"]
     assert opened[-1]["data"].get("seed") in (None, "")
+    # Every item's data is what the document says: one of the union's types, tagged on
+    # `type` (its event type), hidden parts and all; every actor an Actor.
+    for item in feed["items"]:
+        shown = msgspec.convert(item["data"], ShownEvent)
+        assert item["data"]["type"] == item["event_type"]
+        assert type(shown).__name__ in (item["event_type"], f"{item['event_type']}Shown")
+        if item["actor"] is not None:
+            msgspec.convert(item["actor"], Actor)
+    assert isinstance(msgspec.convert(opened[0]["data"], ShownEvent), RoundOpenedShown)
 
     assert (await api.get("/v1/audit/feed", headers=ALICE)).status_code == 403
     assert (await api.get("/v1/audit/rounds/t1/2/seed", headers=AUDITOR)).status_code == 404

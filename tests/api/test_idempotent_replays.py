@@ -42,6 +42,14 @@ async def test_a_replayed_success_is_marked(api: httpx.AsyncClient) -> None:
     assert again.status_code == 200 and again.headers[REPLAYED] == "true"
     assert again.json()["duplicate"] is True
     assert again.json()["version"] == first.json()["version"]
+    # The answer's table is the table as it is now, not as the first answer left it
+    # (docs/api-guide.md): after a bet, the sit-down's replay shows the bet.
+    bet = await command(api, "t1", "bet", {"type": "PlaceAnte", "box": 1, "ante": 100})
+    assert bet.status_code == 200, bet.text
+    later = await command(api, "t1", "sit", {"type": "SitDown"})
+    assert later.headers[REPLAYED] == "true" and later.json()["version"] == first.json()["version"]
+    assert later.json()["table"]["version"] == bet.json()["table"]["version"]
+    assert [b["ante"] for b in later.json()["table"]["round"]["boxes"]] == [100]
 
 
 async def test_a_refused_key_is_spent_and_its_replay_is_marked(api: httpx.AsyncClient) -> None:

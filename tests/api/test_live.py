@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
 
-from tests.api.conftest import bearer
+from russian_poker.service.app import create_app
+from tests.api.conftest import bearer, fresh_settings
+from tests.api.live_server import serving
 
 OPERATOR = bearer("operator", "op")
 ALICE = bearer("player", "alice")
@@ -147,24 +150,25 @@ async def test_the_clock_deals_when_betting_time_runs_out(api: httpx.AsyncClient
     assert view["round"]["phase"] == "betting"
 
 
-async def test_the_stream_says_when_to_reconnect_and_keeps_alive(api: httpx.AsyncClient) -> None:
-    await setup_table(api)
-    async with api.stream("GET", "/v1/tables/t1/stream", headers=ALICE) as r:
+async def test_the_stream_says_when_to_reconnect_and_keeps_alive(
+    database_url: str, tmp_path: Path
+) -> None:
+    settings = await fresh_settings(
+        database_url, tmp_path, clock=False, rate_limit=0, stream_keepalive_s=0.2
+    )
+    app = create_app(settings)
+    async with serving(app) as url, httpx.AsyncClient(base_url=url, timeout=10) as api:
+        await setup_table(api)
         lines: list[str] = []
-        async for line in r.aiter_lines():
-            lines.append(line)
-            if line.startswith("data:"):
-                break
+        async with api.stream("GET", "/v1/tables/t1/stream", headers=ALICE) as r:
+            async for line in r.aiter_lines():
+                lines.append(line)
+                if line == ": keep-alive":
+                    break
     # Before the first state: the reconnection delay (and a comment, never an event).
-    assert "retry: 3000" in lines[: lines.index(next(x for x in lines if x.startswith("data:")))]
+    first = lines.index(next(x for x in lines if x.startswith("data:")))
+    assert "retry: 3000" in lines[:first]
     assert not any(line.startswith("event:") for line in lines[: lines.index("retry: 3000")])
-
-    # A table with nothing new gives the watcher a keep-alive (None) instead of silence.
-    hub = api.app.state.services.hub  # type: ignore[attr-defined]
-    updates = hub.subscribe("t1", None, idle_s=0.01)
-    try:
-        first = await anext(updates)
-        assert first is not None and first.version >= 1
-        assert await anext(updates) is None
-    finally:
-        await updates.aclose()
+    # Then, the table being quiet: a comment line on the wire, not an event.
+    assert lines.index(": keep-alive") > first
+    assert not any(line.startswith("event:") for line in lines[first + 1 :])

@@ -221,3 +221,27 @@ def test_every_timestamp_says_it_is_one() -> None:
                 if not any(form.get("format") == "date-time" for form in forms):
                     untyped.append(f"{name}.{prop}")
     assert untyped == []
+
+
+def test_every_day_and_window_bound_says_what_it_is() -> None:
+    """A UTC day (`day`, a daily report's `from`/`to`) is a `date`; a window's bound, in a
+    body or a query, a `date-time`: each says which."""
+    untyped = []
+    spec = document()
+    places = [
+        (f"{name}.{prop}", value)
+        for name, schema in spec["components"]["schemas"].items()
+        for prop, value in (schema.get("properties") or {}).items()
+        if prop in ("day", "from", "to")
+    ] + [
+        (f"{method} {path} ?{parameter['name']}", parameter["schema"])
+        for path, operations in spec["paths"].items()
+        for method, operation in operations.items()
+        for parameter in operation.get("parameters", [])
+        if parameter["name"] in ("day", "from", "to")
+    ]
+    for where, value in places:
+        forms = [value, *value.get("oneOf", [])]
+        if not any(form.get("format") in ("date", "date-time") for form in forms):
+            untyped.append(where)
+    assert places and untyped == []

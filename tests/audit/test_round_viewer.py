@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from russian_poker.events.postgres.chain import ChainStore
+from russian_poker.projections.shown import RecordedEventData
 from russian_poker.service.app.auth import mint_token
 from russian_poker.service.chain.checkpoints import checkpoint_digest, make_checkpoint
 from russian_poker.service.chain.hashing import event_hash
@@ -63,6 +65,10 @@ async def test_a_settled_round_step_by_step(api: httpx.AsyncClient) -> None:
     assert steps[-1]["round"]["boxes"][0]["bet"] == 200
     assert steps[-1]["round"]["phase"] == "settled" and steps[-1]["round"]["boxes"][0]["won"] > 0
     assert [s["stream_version"] for s in steps] == sorted(s["stream_version"] for s in steps)
+    # Each step's event is one of the document's typed union, tagged on `type`.
+    for step in steps:
+        event = msgspec.convert(step["data"], RecordedEventData)
+        assert type(event).__name__ == step["event_type"] == step["data"]["type"]
     # The round taking bets now has no steps (its deck is secret); another operator's
     # staff find no such table.
     assert (await api.get("/v1/audit/rounds/t1/2/steps", headers=AUDITOR)).status_code == 404

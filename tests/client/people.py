@@ -45,13 +45,14 @@ class Operator:
         )
         assert answer.status_code == 200, answer.text
 
-    async def open_table(self, preset: str, **overrides: Any) -> str:
+    async def open_table(self, preset: str, *, name: str = "", **overrides: Any) -> str:
         table_id = f"{preset}-{uuid.uuid4().hex[:6]}"
         answer = await self.http.post(
             "/v1/tables",
             json={
                 "table_id": table_id,
                 "preset": preset,
+                "name": name,
                 # Minutes to click in: no time-out may fire while a slow machine plays.
                 "overrides": {"betting_timeout_s": 900, "decision_timeout_s": 900, **overrides},
             },

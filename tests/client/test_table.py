@@ -492,13 +492,18 @@ async def test_the_lobby_lists_the_tables_and_opens_one(
 ) -> None:
     base = client_service.url
     table_id = await operator.open_table("oasis")
+    named = await operator.open_table("russian", name="Neva 1")
     context, page, watch = await open_page(browser, base)
     await page.goto(f"{base}/play/#token={player_token('carol')}")
     assert "token" not in page.url  # taken off the address bar at once
+    # A table is listed by its name when it has one, else by its id.
+    await expect(page.locator(f"[data-testid=open-{named}]")).to_have_text("Neva 1")
     link = page.locator(f"[data-testid=open-{table_id}]")
-    await expect(link).to_be_visible()
+    await expect(link).to_have_text(table_id)
     await link.click()
     await expect(page.locator("[data-testid=connection]")).to_have_attribute("data-state", "live")
     await expect(page.locator("#table-title")).to_have_text(table_id)
+    await page.goto(f"{base}/play/{named}")
+    await expect(page.locator("#table-title")).to_have_text("Neva 1")
     watch.assert_clean()
     await context.close()

@@ -107,13 +107,21 @@ async def test_ids_are_plain_ascii_and_amounts_json_integers(server: Server) -> 
         )
         assert refused.status_code == 400, (spelled, refused.text)
         assert refused.json()["errors"][0]["key"] == "amount", refused.text
-        command = '{"type": "PlaceAnte", "box": ' + spelled + ', "ante": 100}'
-        refused = await client.post(
-            "/v1/tables/betting/commands",
-            content=command,
-            headers={**ALICE, "content-type": "application/json", "Idempotency-Key": spelled},
-        )
-        assert refused.status_code == 400, (spelled, refused.text)
+        for command in (
+            '{"type": "PlaceAnte", "box": ' + spelled + ', "ante": 100}',
+            '{"type": "PlaceAnte", "box": 1, "ante": ' + spelled + "}",
+        ):
+            refused = await client.post(
+                "/v1/tables/betting/commands",
+                content=command,
+                headers={
+                    **ALICE,
+                    "content-type": "application/json",
+                    "Idempotency-Key": f"{spelled}-{len(command)}",
+                },
+            )
+            assert refused.status_code == 400, (command, refused.text)
+            assert refused.json()["errors"][0]["key"] in ("box", "ante"), refused.text
     assert (await client.get("/v1/wallets/alice", headers=OPERATOR)).json()["balance"] == before
 
 

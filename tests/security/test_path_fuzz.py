@@ -148,7 +148,7 @@ async def test_the_findings_are_4xx(served: Any) -> None:
             ("/play/static/js/app.js%00.html", 404),
             ("/play/static/no-such-file.js", 404),
             ("/schema/assets/nothing.js", 404),
-            ("/v1/audit/checkpoints?after_seq=99999999999999999999999", 400),
+            ("/v1/audit/checkpoints?cursor=99999999999999999999999", 422),
             ("/v1/audit/availability?cursor=99999999999999999999999", 422),
             ("/v1/wallets/alice/ledger?cursor=9223372036854775808", 422),
             # A cursor in this service's own shape, past a bigint: still not one it gave out.

@@ -9,7 +9,9 @@ import msgspec
 from litestar import Controller, get
 from litestar.params import QueryParameter
 
+from russian_poker.projections.paging import read_serial, serial_cursor
 from russian_poker.service.app.dependencies import CheckpointKey, Store
+from russian_poker.service.app.params import PageCursor
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
 from russian_poker.service.chain.keys import key_id, public_pem, raw_public
@@ -22,10 +24,13 @@ class CheckpointPage(msgspec.Struct, frozen=True, kw_only=True):
     """A page of checkpoints, oldest first."""
 
     items: Annotated[list[CheckpointView], msgspec.Meta(description="Checkpoints in order.")]
-    next_after_seq: Annotated[
-        int,
+    next_cursor: Annotated[
+        str,
         msgspec.Meta(
-            description="Pass as `after_seq` for the next page; equals the input at the end."
+            description=(
+                "Pass back as `cursor` for the next page. Never null: the checkpoints are a"
+                " tail to follow, and this equals the `cursor` given when none is newer."
+            )
         ),
     ]
 
@@ -57,29 +62,25 @@ class ChainController(Controller):
             "Each checkpoint's leaves name every stream of every operator: admins and the"
             " game's own auditors read them."
         ),
-        responses=problems(),
+        responses=problems(422),
         opt=access("auditor", "admin", unbound_only=True),
         operation_id="listCheckpoints",
     )
     async def checkpoints(
         self,
         store: Store,
-        after_seq: Annotated[
-            int,
-            QueryParameter(
-                ge=0,
-                le=2**63 - 1,
-                description="Checkpoints after this `seq`; 0 (the default) from the first.",
-            ),
-        ] = 0,
+        cursor: PageCursor = None,
         limit: Annotated[
             int, QueryParameter(ge=1, le=100, description="Checkpoints per page, 1..100.")
         ] = 20,
     ) -> CheckpointPage:
+        after_seq = read_serial(cursor) or 0
         items = [
             checkpoint_view(c, leaves) for c, leaves in await store.chain.page(after_seq, limit)
         ]
-        return CheckpointPage(items=items, next_after_seq=items[-1].seq if items else after_seq)
+        return CheckpointPage(
+            items=items, next_cursor=serial_cursor(items[-1].seq if items else after_seq)
+        )
 
     @get(
         "/public-key",

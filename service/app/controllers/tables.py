@@ -52,9 +52,6 @@ from russian_poker.service.tenancy import TABLE_ID_RULE, game_table_id
 
 __all__ = ["TableController"]
 
-KEEP_ALIVE_S: Final = 15.0
-"""A live stream silent this long gets a comment line: proxies and load balancers close an
-idle connection (nginx after 60 s by default)."""
 RECONNECT_MS: Final = 3000
 """The stream's ``retry:``: how long a client waits before reconnecting after a drop."""
 
@@ -288,6 +285,7 @@ class TableController(Controller):
         table_id: TableId,
         hub: Hub,
         principal: Caller,
+        settings: AppSettings,
         last_event_id: Annotated[
             str | None,
             HeaderParameter(
@@ -319,7 +317,8 @@ class TableController(Controller):
         async def updates() -> AsyncIterator[ServerSentEventMessage]:
             # How long a client waits before it reconnects (with Last-Event-ID), first.
             yield ServerSentEventMessage(data=None, comment="live", retry=RECONNECT_MS)
-            async for update in hub.subscribe(table_id, since, idle_s=KEEP_ALIVE_S):
+            idle_s = settings.stream_keepalive_s
+            async for update in hub.subscribe(table_id, since, idle_s=idle_s):
                 if update is None:
                     yield ServerSentEventMessage(data=None, comment="keep-alive")
                     continue

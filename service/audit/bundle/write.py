@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, cast
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -23,8 +23,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from russian_poker.events.codec import decode_event
 from russian_poker.events.game import RulesetChanged, TableOpened
 from russian_poker.events.streams import TABLE_PREFIX, WALLET_PREFIX, table_stream
+from russian_poker.events.wallet import MoneyReason
 from russian_poker.projections.audit import AuditProjection
 from russian_poker.projections.availability import AvailabilityProjection
+from russian_poker.projections.wallets import LedgerKind
 from russian_poker.service.audit.bundle import files as f
 from russian_poker.service.chain.keys import key_id, public_pem
 from russian_poker.service.chain.views import checkpoint_view
@@ -64,9 +66,9 @@ def ledger_line(row: LedgerRow) -> f.LedgerLine:
     return f.LedgerLine(
         wallet_id=row.wallet_id,
         position=row.global_position,
-        kind=row.event_type,
+        kind=cast("LedgerKind", row.event_type),
         amount=row.amount,
-        reason=row.reason,
+        reason=cast("MoneyReason | None", row.reason),
         table_id=row.table_id,
         round=row.round,
         box=row.box,

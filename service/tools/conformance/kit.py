@@ -16,6 +16,7 @@ from russian_poker.service.wallet.protocol import (
     Answer,
     BalanceCall,
     BetCall,
+    CallReason,
     RollbackCall,
     WinCall,
     rollback_of,
@@ -117,7 +118,7 @@ class Kit:
         round_id: str,
         amount: int,
         *,
-        reason: str = "win",
+        reason: CallReason = "win",
         references: tuple[str, ...] = (),
         session_id: str | None = None,
     ) -> WinCall:

@@ -54,6 +54,7 @@ from russian_poker.service.wallet.protocol import (
     Answer,
     BalanceCall,
     BetCall,
+    CallReason,
 )
 from russian_poker.service.wallet.signing import WINDOW_S, BadSignature, sign
 
@@ -145,7 +146,7 @@ async def insufficient_funds(kit: Kit) -> None:
 async def _bet_then_win(
     kit: Kit,
     *,
-    reason: str,
+    reason: CallReason,
     with_reference: bool,
     session_id: str | None = None,
     repeat: bool = False,
