@@ -69,6 +69,12 @@ def bundle_command(since: str | None, until: str | None, out: Path) -> None:
     )
 
 
+def _kept(values: tuple[str, ...]) -> dict[int, bytes]:
+    from russian_poker.service.cli.chain import kept_checkpoint
+
+    return dict(kept_checkpoint(v) for v in values)
+
+
 @audit.command("verify-bundle")
 @click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
@@ -79,19 +85,34 @@ def bundle_command(since: str | None, until: str | None, out: Path) -> None:
     help="PEM file of a trusted key (repeatable); default: the configured checkpoint key's."
     " The key inside the bundle is never trusted.",
 )
-def verify_bundle_command(root: Path, public_keys: tuple[Path, ...]) -> None:
+@click.option(
+    "--trusted-checkpoint",
+    "kept",
+    multiple=True,
+    metavar="SEQ:DIGEST",
+    callback=lambda _ctx, _param, values: _kept(values),
+    help=(
+        "A checkpoint the auditor kept (its seq and hex digest, as GET /v1/audit/checkpoints"
+        " or an operator's notification gave it; repeatable): fails if the bundle lacks it"
+        " or holds another."
+    ),
+)
+def verify_bundle_command(
+    root: Path, public_keys: tuple[Path, ...], kept: dict[int, bytes]
+) -> None:
     """Check a bundle with no database: the signed manifest and every digest, every hash
     link and checkpoint, the rulesets, every proof and card, and every round re-run through
     the rules. Exits 1 with the first finding on the last line."""
     from russian_poker.service.audit.bundle.verify import verify_bundle
     from russian_poker.service.cli.chain import trusted_keys
 
-    report = asyncio.run(verify_bundle(root, trusted_keys(public_keys)))
+    report = asyncio.run(verify_bundle(root, trusted_keys(public_keys), kept))
     click.echo(
         f"{report.events:,} events in {report.streams} streams, {report.checkpoints}"
         f" checkpoint(s), {report.rulesets} ruleset(s), {report.rounds} round(s) with"
         f" {report.cards:,} cards re-derived and replayed, {report.boxes} box(es) and"
         f" {report.calls} operator call(s) reconciled;"
+        f" {report.unsigned:,} event(s) after the last checkpoint (unsigned);"
         f" {len(report.findings)} finding(s)"
     )
     if report.findings:

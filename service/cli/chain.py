@@ -28,6 +28,7 @@ from russian_poker.service.settings import ConfigurationError, load_settings
 __all__ = [
     "checkpoint_command",
     "configured_key",
+    "kept_checkpoint",
     "settings_key",
     "trusted_keys",
     "verify_chain_command",
@@ -80,7 +81,7 @@ def trusted_keys(public_keys: tuple[Path, ...]) -> list[Ed25519PublicKey]:
         raise click.ClickException(str(error)) from None
 
 
-def _kept(text: str) -> tuple[int, bytes]:
+def kept_checkpoint(text: str) -> tuple[int, bytes]:
     seq, _, digest = text.partition(":")
     try:
         parsed = int(seq), bytes.fromhex(digest)
@@ -106,7 +107,7 @@ def _kept(text: str) -> tuple[int, bytes]:
     "kept",
     multiple=True,
     metavar="SEQ:DIGEST",
-    callback=lambda _ctx, _param, values: dict(_kept(v) for v in values),
+    callback=lambda _ctx, _param, values: dict(kept_checkpoint(v) for v in values),
     help=(
         "A checkpoint kept outside the database (its seq and hex digest, as GET"
         " /v1/audit/checkpoints gave it; repeatable): fails if it is missing or altered."

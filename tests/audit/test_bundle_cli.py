@@ -79,3 +79,39 @@ async def test_bundle_then_verify_with_the_auditors_key(
     assert last == "checkpoints.jsonl line 1: checkpoint 1's leaves do not give its root", last
     found = independent_verifier.verify(tampered, key.public_key())
     assert found[:2] == ["checkpoints line 1: root or digest", "checkpoints line 1: signature"]
+
+    # The key holder drops the checkpoints and signs the manifest again: the bundle alone
+    # still verifies, and says every event is unsigned; the checkpoint the auditor kept
+    # (from the API, or an operator's notification) says it went.
+    digest = json.loads((out / "checkpoints.jsonl").read_bytes())["digest"]
+    kept = ("--trusted-checkpoint", f"1:{digest}")
+    held = await _cli(
+        database_url, key_file, "verify-bundle", str(out), "--public-key", str(auditors), *kept
+    )
+    assert held.exit_code == 0, held.output
+    assert " 0 event(s) after the last checkpoint (unsigned)" in held.output
+    dropped = tmp_path / "dropped"
+    shutil.copytree(out, dropped)
+    (dropped / "checkpoints.jsonl").write_bytes(b"")
+    resign_bundle(dropped, key)
+    alone = await _cli(
+        database_url, key_file, "verify-bundle", str(dropped), "--public-key", str(auditors)
+    )
+    assert alone.exit_code == 0, alone.output
+    assert (
+        "0 checkpoint(s)" in alone.output and "event(s) after the last checkpoint" in alone.output
+    )
+    assert " 0 event(s) after" not in alone.output
+    gone = await _cli(
+        database_url,
+        key_file,
+        "verify-bundle",
+        str(dropped),
+        "--public-key",
+        str(auditors),
+        *kept,
+    )
+    assert gone.exit_code == 1
+    assert gone.output.rstrip().endswith(
+        "checkpoints.jsonl: checkpoint 1, which the auditor kept, is not in the bundle"
+    ), gone.output

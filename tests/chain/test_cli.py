@@ -119,6 +119,30 @@ async def test_a_window_still_checks_its_first_link(
     assert [(f.kind, f.stream_version) for f in report.findings] == [("deleted", 3)]
 
 
+async def _rechain(pool: Pool, stream: str, first: int) -> None:
+    """Link and hash ``stream`` again from version ``first`` on, as an insider can."""
+    last = await pool.fetchval(
+        "SELECT max(stream_version) FROM events WHERE stream_id = $1", stream
+    )
+    for version in range(first, last + 1):
+        await pool.execute(
+            """
+            UPDATE events AS e SET prev_hash = p.hash FROM events AS p
+            WHERE p.stream_id = $1 AND p.stream_version = $2 - 1
+              AND e.stream_id = $1 AND e.stream_version = $2
+            """,
+            stream,
+            version,
+        )
+        await pool.execute(
+            "UPDATE events SET hash = event_chain_hash(prev_hash, stream_id, stream_version, "
+            "event_id, event_type, schema_version, data, metadata, recorded_at) "
+            "WHERE stream_id = $1 AND stream_version = $2",
+            stream,
+            version,
+        )
+
+
 async def test_verifying_never_creates_a_key(database_url: str, tmp_path: Path) -> None:
     # A key made just to check with would trust nothing ever signed: refuse, and say why.
     missing = tmp_path / "no-such-key.pem"
@@ -141,8 +165,16 @@ async def test_checkpoints_an_insider_deletes_or_replaces_are_missed_by_the_audi
     kept = ("--trusted-checkpoint", f"1:{digest}")
     assert (await _cli(database_url, key_file, "verify-chain", *kept)).exit_code == 0
 
-    # An insider deletes every checkpoint: the chain alone still verifies, and says that
-    # nothing is signed any more; the auditor's kept checkpoint says it went.
+    # An insider edits an event and re-chains its stream with the published hashing: the
+    # links hold, and only the signed checkpoint shows it...
+    await pool.execute(
+        "UPDATE events SET data = '{\"n\": 99}' WHERE stream_id = 'a' AND stream_version = 2"
+    )
+    await _rechain(pool, "a", 2)
+    caught = await _cli(database_url, key_file, "verify-chain")
+    assert caught.exit_code == 1 and "checkpoint 1" in caught.output, caught.output
+    # ... so the insider deletes every checkpoint too: the chain alone then verifies, and
+    # says that nothing is signed any more; the auditor's kept checkpoint says it went.
     await pool.execute("DELETE FROM chain_checkpoint_leaves")
     await pool.execute("DELETE FROM chain_checkpoints")
     alone = await _cli(database_url, key_file, "verify-chain")

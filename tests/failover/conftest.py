@@ -3,6 +3,7 @@ reference wallet (the seamless operator's, on the shared server: it outlives the
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -24,9 +25,10 @@ __all__ = [
 
 
 @pytest.fixture
-async def replicated(_embedded_server_root: Path, tmp_path: Path) -> AsyncIterator[Replicated]:
+async def replicated(_embedded_server_root: Path) -> AsyncIterator[Replicated]:
     """A primary and its synchronous standby, streaming; both gone after the test."""
-    cluster = Replicated(_embedded_server_root / f"replicated-{tmp_path.name}")
+    # The root is shared by the run's workers: a name of this test's own.
+    cluster = Replicated(_embedded_server_root / f"replicated-{uuid.uuid4().hex[:12]}")
     try:
         await cluster.setup()
         yield cluster

@@ -235,6 +235,8 @@ class Player:
                     bet["bonus"] = rules["bonus_min"]
                 if rng.random() < 0.15:
                     bet["dark"] = True
+                if rules.get("player_seeds"):
+                    bet["client_seed"] = f"{self.name}-{current['number']}-{rng.random():.6f}"
                 return bet
             if self.name not in current["ready"]:
                 return {"type": "Deal"}

@@ -14,6 +14,7 @@ import httpx
 from playwright.async_api import Browser, Page, Route, expect
 
 from russian_poker.service.app.auth import mint_token
+from russian_poker.service.client.routes import CONTENT_SECURITY_POLICY
 from tests.client.conftest import Watch, open_page
 from tests.operators.harness import launch, register
 from tests.processes import SECRET, ServiceProcess, token_headers
@@ -257,6 +258,11 @@ async def test_support_staff_find_the_round_behind_a_wallet_transaction(
         assert bet
         every = await calls.count()  # the one round's calls: its bets and its win
 
+        # Each call's "round details" link opens its round in the viewer.
+        await calls.first.locator(f"[data-testid='round-link-{table_id}-1']").click()
+        await expect(page.locator("main")).to_have_attribute("data-page", "round")
+        await expect(page.locator("[data-testid=step]")).to_be_visible()
+
         # The transaction id a player quotes leads to its round, and the round's calls.
         await page.click("[data-testid=nav-rounds]")
         await page.fill("[data-testid=search-transaction]", bet)
@@ -266,6 +272,55 @@ async def test_support_staff_find_the_round_behind_a_wallet_transaction(
         listed = page.locator(f"[data-testid=calls] tr[data-transaction='{bet}']")
         await expect(listed.locator("[data-testid=call-status]")).to_have_text("committed")
         await expect(page.locator("[data-testid=calls] tbody tr")).to_have_count(every)
+        watch.assert_clean()
+    finally:
+        await context.close()
+
+
+async def test_the_office_is_served_under_the_clients_policy(
+    office_service: ServiceProcess,
+) -> None:
+    async with httpx.AsyncClient(base_url=office_service.url) as http:
+        for path in ("/office", "/office/static/js/office.js"):
+            answer = await http.get(path)
+            assert answer.status_code == 200, path
+            assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY, path
+
+
+async def test_rounds_by_player_and_by_window(
+    browser: Browser, office_service: ServiceProcess
+) -> None:
+    base = office_service.url
+    await _world(base)
+    page, watch, context = await _office(browser, base, AUDITOR)
+    try:
+        rows = page.locator("[data-testid=rounds] tbody tr")
+        # The player's rounds.
+        await page.fill("[data-testid=search-player]", "alice")
+        await page.click("[data-testid=search-go]")
+        await expect(rows).to_have_count(2)
+        # The same within a window that holds them, and one that does not.
+        for since, count in (("2000-01-01T00:00", 2), ("2999-01-01T00:00", 0)):
+            await page.fill("[data-testid=search-from]", since)
+            await page.click("[data-testid=search-go]")
+            if count:
+                await expect(rows).to_have_count(count)
+            else:
+                await expect(page.locator("[data-testid=no-rounds]")).to_be_visible()
+        # A table's rounds in a window.
+        await page.fill("[data-testid=search-player]", "")
+        await page.fill("[data-testid=search-table]", "t1")
+        await page.fill("[data-testid=search-from]", "2000-01-01T00:00")
+        await page.fill("[data-testid=search-to]", "2999-01-01T00:00")
+        await page.click("[data-testid=search-go]")
+        await expect(rows).to_have_count(2)
+        await page.fill("[data-testid=search-to]", "2001-01-01T00:00")
+        await page.click("[data-testid=search-go]")
+        await expect(page.locator("[data-testid=no-rounds]")).to_be_visible()
+        # Each day's actual RTP is drawn against its theoretical 99 % band.
+        await page.click("[data-testid=nav-reports]")
+        plot = page.locator("[data-testid=rtp-plot-t1]")
+        await expect(plot.locator("rect.band")).not_to_have_count(0)
         watch.assert_clean()
     finally:
         await context.close()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Final
@@ -55,6 +55,8 @@ class BundleReport(msgspec.Struct, kw_only=True):
     cards: int = 0
     boxes: int = 0
     calls: int = 0
+    unsigned: int = 0
+    """Events of the bundle no checkpoint in it signs (after each stream's last leaf)."""
     findings: list[str] = msgspec.field(default_factory=list)
 
 
@@ -63,8 +65,17 @@ def _canonical(raw: msgspec.Raw) -> str:
     return jsonb_text(json.loads(bytes(raw), parse_float=Decimal))
 
 
-async def verify_bundle(root: Path, trusted: Sequence[Ed25519PublicKey]) -> BundleReport:
-    """Every check of the module's docstring; the report's findings in the order found."""
+async def verify_bundle(
+    root: Path,
+    trusted: Sequence[Ed25519PublicKey],
+    kept: Mapping[int, bytes] | None = None,
+) -> BundleReport:
+    """Every check of the module's docstring; the report's findings in the order found.
+
+    ``kept``: checkpoints the auditor kept outside the operator's reach (seq -> digest):
+    each must be in the bundle, unchanged (the links then make it an ancestor of every
+    later one), or someone holding the key dropped or replaced checkpoints and signed the
+    manifest again."""
     report = BundleReport()
     manifest = _manifest_holds(root, trusted, report)
     if manifest is None:
@@ -73,7 +84,18 @@ async def verify_bundle(root: Path, trusted: Sequence[Ed25519PublicKey]) -> Bund
     if report.findings:
         return report
     recorded, hashes = heads
-    _checkpoints(root, trusted, hashes, report)
+    digests = _checkpoints(root, trusted, hashes, report)
+    for seq, digest in sorted((kept or {}).items()):
+        found = digests.get(seq)
+        if found is None:
+            report.findings.append(
+                f"{f.CHECKPOINTS}: checkpoint {seq}, which the auditor kept, is not in the bundle"
+            )
+        elif found != digest:
+            report.findings.append(
+                f"{f.CHECKPOINTS}: checkpoint {seq}'s digest is {found.hex()[:16]}…, the auditor"
+                f" kept {digest.hex()[:16]}…: the chain was replaced after it"
+            )
     tables = _tables(recorded)
     _rulesets(root, tables, report)
     selection = _proofs(root, tables, report)
@@ -205,11 +227,14 @@ def _checkpoints(
     trusted: Sequence[Ed25519PublicKey],
     hashes: dict[tuple[str, int], bytes],
     report: BundleReport,
-) -> None:
+) -> dict[int, bytes]:
+    """Check ``checkpoints.jsonl``; each checkpoint's digest by its seq."""
     keys = {key_id(k): k for k in trusted}
     heads: dict[str, int] = {}
     for stream, version in hashes:
         heads[stream] = max(version, heads.get(stream, 0))
+    signed: dict[str, int] = {}
+    digests: dict[int, bytes] = {}
     previous = GENESIS
     with (root / f.CHECKPOINTS).open("rb") as lines:
         for number, line in enumerate(lines, 1):
@@ -246,13 +271,16 @@ def _checkpoints(
             for leaf in c.leaves:
                 if leaf.stream_id not in heads:
                     continue  # a stream the window does not involve
+                signed[leaf.stream_id] = max(leaf.stream_version, signed.get(leaf.stream_id, 0))
                 found = hashes.get((leaf.stream_id, leaf.stream_version))
                 if found is None or found.hex() != leaf.hash:
                     report.findings.append(
                         f"{where}: checkpoint {c.seq} signed {leaf.stream_id} version"
                         f" {leaf.stream_version} with another hash than the bundle's event"
                     )
-            previous = digest
+            previous = digests[c.seq] = digest
+    report.unsigned = sum(max(0, head - signed.get(stream, 0)) for stream, head in heads.items())
+    return digests
 
 
 def reads_rounds(selection: dict[str, list[int]]) -> list[tuple[str, int]]:

@@ -78,8 +78,12 @@ async function search(values) {
   if (from) window.set("from", iso(from));
   if (to) window.set("to", iso(to));
   if (player) {
+    // A player's recall takes no window: the window is applied to its rounds here.
     const page = await read(`/v1/players/${encodeURIComponent(player)}/rounds?limit=100`);
-    return page ? roundsTable(page.items) : null;
+    const after = from ? Date.parse(iso(from)) : -Infinity;
+    const before = to ? Date.parse(iso(to)) : Infinity;
+    const within = (r) => r.settled_at && Date.parse(r.settled_at) >= after && Date.parse(r.settled_at) < before;
+    return page ? roundsTable(page.items.filter(within)) : null;
   }
   if (table) window.set("table_id", table);
   window.set("limit", "100");
