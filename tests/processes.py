@@ -184,8 +184,10 @@ class ServiceProcess:
         *,
         port: int | None = None,
         env: Mapping[str, str] | None = None,
+        workers: int = 1,
     ) -> None:
         self.name = name
+        self.workers = workers
         self.database_url = database_url
         self.data_dir = data_dir
         self.port = port or free_port()
@@ -237,7 +239,16 @@ class ServiceProcess:
             log.write(f"\n===== start {self.starts + 1} of {self.name} =====\n".encode())
             log.flush()
             self.process = subprocess.Popen(
-                [_command(), "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+                [
+                    _command(),
+                    "serve",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--workers",
+                    str(self.workers),
+                ],
                 env=self.environment(),
                 stdin=subprocess.DEVNULL,
                 stdout=log,

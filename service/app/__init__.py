@@ -45,7 +45,12 @@ from russian_poker.service.app.controllers.tables import TableController
 from russian_poker.service.app.controllers.wallets import WalletController
 from russian_poker.service.app.dependencies import DEPENDENCIES
 from russian_poker.service.app.docs_assets import docs_router, swagger_assets_router, swagger_plugin
-from russian_poker.service.app.lifecycle import STOP_STEP_S, bounded, unless_stopped
+from russian_poker.service.app.lifecycle import (
+    STOP_STEP_S,
+    bounded,
+    die_with_supervisor,
+    unless_stopped,
+)
 from russian_poker.service.app.middleware import request_middleware, security_headers
 from russian_poker.service.app.openapi import openapi_config
 from russian_poker.service.app.policy import TableOwners, access, check_policies, enforce
@@ -98,6 +103,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     """The service. Start-up resolves the database, applies migrations (once, however many
     instances start together) and opens the pool; shut-down closes it."""
     settings = settings or load_settings()
+    die_with_supervisor()
     if settings.environment == "production" and settings.test_mode:
         # load_settings refuses this; settings built in code must not get around it.
         raise ConfigurationError(

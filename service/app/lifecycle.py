@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
 import structlog
 
-__all__ = ["STOP_STEP_S", "StopAsked", "bounded", "unless_stopped"]
+__all__ = ["STOP_STEP_S", "StopAsked", "bounded", "die_with_supervisor", "unless_stopped"]
 
 _log = structlog.get_logger(__name__)
 T = TypeVar("T")
@@ -55,3 +60,24 @@ async def bounded(step: Callable[[], Awaitable[Any]], seconds: float) -> None:
         _log.warning("shut-down step overran; left behind", step=name, seconds=seconds)
     except Exception as error:  # the database went with the instance: carry on stopping
         _log.warning("shut-down step failed", step=name, error=type(error).__name__)
+
+
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def die_with_supervisor() -> None:
+    """In a worker of ``serve --workers N``: be told to stop (``SIGTERM``) when the process
+    that started it dies, however it dies.
+
+    uvicorn's supervisor stops its workers when it is stopped, but a supervisor killed
+    (``kill -9``, the OOM killer) leaves them running, orphans holding their database
+    connections, for good. Linux's parent-death signal ends them with it; elsewhere, or in
+    a process nobody supervises, nothing changes."""
+    supervisor = multiprocessing.parent_process()
+    if supervisor is None or not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != supervisor.pid:
+        # The supervisor died before the request took: nothing would signal us now.
+        os.kill(os.getpid(), signal.SIGTERM)

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import asyncpg
 import httpx
+import psutil
 
 from russian_poker.events.postgres.migrate import bundled_migrations
 from tests.cluster.test_cluster import the_leader
@@ -209,3 +210,23 @@ async def _at_least(count: Awaitable[int], least: int) -> bool:
 
 async def _not(condition: Awaitable[bool]) -> bool:
     return not await condition
+
+
+async def test_no_process_outlives_a_killed_serve(
+    fresh_database: str, spawn: Callable[..., ServiceProcess]
+) -> None:
+    """``serve --workers 2`` killed with ``kill -9`` (the OOM killer's way): its workers, and
+    multiprocessing's resource tracker, end with it instead of living on as orphans with
+    their database connections (265 such workers were once found holding 20 GiB)."""
+    service = spawn("workers", fresh_database, workers=2)
+    await service.start_ready()
+    assert service.pid is not None
+    children = psutil.Process(service.pid).children(recursive=True)
+    assert len(children) >= 2, children  # the workers (and the resource tracker)
+
+    await service.kill()
+
+    def gone() -> bool:
+        return not any(c.is_running() and c.status() != psutil.STATUS_ZOMBIE for c in children)
+
+    await eventually(gone, timeout=60, message="every child of the killed serve ending")
