@@ -54,6 +54,7 @@ async def _internal(operator_id: str) -> bool:
 def command_service(
     pool: Pool,
     *,
+    sessions: Pool | None = None,
     operators: OperatorRegistry | None = None,
     cache: CommittedCache | None = None,
     attempts: int = 8,
@@ -62,7 +63,8 @@ def command_service(
     deliver_owed: DeliverOwed | None = None,
 ) -> CommandService:
     """The command path on ``pool``. Without ``operators`` every player is the default
-    operator's (internal wallets)."""
+    operator's (internal wallets). ``sessions``: a pool straight to the server for the
+    attempts that hold session locks, when ``pool`` is a transaction pooler's."""
     cache = cache or CommittedCache()
     notifier = Notifier(pool)
     wallets: Callable[[str], Awaitable[WalletPort | None]] = (
@@ -77,7 +79,7 @@ def command_service(
         seamless,
     )
     return CommandService(
-        PostgresCommands(pool),
+        PostgresCommands(pool, sessions),
         money,
         cache=cache,
         wake=notifier.notify,

@@ -34,6 +34,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     environment: Literal["development", "production"] = "development"
     database_url: str | None = None
     """``DATABASE_URL``; unset means the embedded PostgreSQL in ``data_dir``."""
+    pooled_database_url: str | None = None
+    """A transaction pooler (PgBouncer, ``pool_mode = transaction``) in front of the same
+    database: the command and read pool goes through it; sessions that hold state across
+    transactions (``LISTEN``, advisory locks: the projection leaders, a seamless player's
+    bets, the outbox, the notifier) and migrations connect to ``DATABASE_URL`` directly."""
     data_dir: str = ""
     jwt_secret: str = ""
     jwt_previous_secrets: tuple[str, ...] = ()
@@ -91,6 +96,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_ENV": "environment",
     "DATABASE_URL": "database_url",
+    "RUSSIAN_POKER_POOLED_DATABASE_URL": "pooled_database_url",
     "RUSSIAN_POKER_DATA_DIR": "data_dir",
     "RUSSIAN_POKER_JWT_SECRET": "jwt_secret",
     "RUSSIAN_POKER_JWT_PREVIOUS_SECRETS": "jwt_previous_secrets",

@@ -68,14 +68,21 @@ _REMEMBER = (
 class PostgresCommands:
     """The command path's storage on a pool (``ports.CommandStorage``)."""
 
-    def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool[asyncpg.Record],
+        sessions: asyncpg.Pool[asyncpg.Record] | None = None,
+    ) -> None:
+        """``sessions``: a pool straight to the server for units that hold session locks
+        (``pool`` may be a transaction pooler's); ``pool`` itself when none is given."""
         self._pool = pool
+        self._sessions = pool if sessions is None else sessions
 
     @asynccontextmanager
-    async def unit(self) -> AsyncIterator[PostgresUnit]:
+    async def unit(self, *, locks: bool = False) -> AsyncIterator[PostgresUnit]:
         # No transaction: the reads are checked by the append's expected versions, and the
         # append writes the read models in its own statement.
-        async with self._pool.acquire() as conn:
+        async with (self._sessions if locks else self._pool).acquire() as conn:
             yield PostgresUnit(conn)
 
     async def remember_refusal(

@@ -236,9 +236,16 @@ async def create_pool(
     idle_in_transaction_timeout: float = DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT,
     command_timeout: float | None = DEFAULT_COMMAND_TIMEOUT,
     application_name: str = "russian-poker",
+    pooler: bool = False,
 ) -> asyncpg.Pool[asyncpg.Record]:
     """A connection pool whose sessions use :func:`session_settings`, opened as
     :func:`connect` opens them, each statement limited to ``command_timeout`` seconds.
+
+    ``pooler``: ``dsn`` is a transaction pooler (PgBouncer in ``transaction`` mode), which
+    hands each transaction whatever server connection is free: no statement is prepared
+    under a name (asyncpg's statement cache off), and no setting but ``application_name``
+    goes in the start-up packet (PgBouncer refuses others; give them to the database's
+    role, or to PgBouncer's ``connect_query``: deploy/pgbouncer/).
 
     A released connection is not reset beyond rolling back an open transaction (asyncpg
     always does that): asyncpg's default reset costs a round trip per release, and nothing
@@ -255,9 +262,14 @@ async def create_pool(
         connection_class=KeptAlive,
         command_timeout=command_timeout,
         reset=_no_session_state,
-        server_settings=session_settings(
-            idle_in_transaction_timeout=idle_in_transaction_timeout,
-            application_name=application_name,
+        statement_cache_size=0 if pooler else 100,
+        server_settings=(
+            {"application_name": application_name}
+            if pooler
+            else session_settings(
+                idle_in_transaction_timeout=idle_in_transaction_timeout,
+                application_name=application_name,
+            )
         ),
     )
 

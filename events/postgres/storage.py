@@ -25,8 +25,11 @@ __all__ = ["Storage"]
 class Storage:
     """The stores on ``pool``, built once per process."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, *, sessions: Any = None) -> None:
+        """``sessions``: a pool straight to the server, for what holds session locks (the
+        notifications' deliverers); ``pool`` itself when none is given."""
         self.pool = pool
+        sessions = pool if sessions is None else sessions
         self.books = BookStore(pool)
         self.events = EventStore(pool)
         self.history = HistoryStore(pool)
@@ -36,8 +39,8 @@ class Storage:
         self.audit = AuditStore(pool)
         self.availability = AvailabilityStore(pool)
         self.chain = ChainStore(pool)
-        self.notices = table_status_notices(pool)
-        self.checkpoint_notices = checkpoint_notices(pool)
+        self.notices = table_status_notices(sessions)
+        self.checkpoint_notices = checkpoint_notices(sessions)
         self.reconcile = ReconcileStore(pool)
         self.replay = ReplayStore(pool)
         self._probe: asyncio.Task[bool] | None = None

@@ -120,19 +120,34 @@ def create_app(settings: Settings | None = None) -> Litestar:
         stop = config(app.state).stop_asked
         await unless_stopped(stop, wait_for_database(url, settings.database_wait_s))
         await unless_stopped(stop, migrated(url))
-        pool = await unless_stopped(
+        pooled = settings.pooled_database_url
+        # Straight to the server: everything, or, behind a transaction pooler, what holds
+        # session state (a seamless player's bets, the outbox, the notifier).
+        direct = await unless_stopped(
             stop,
             create_pool(
                 url,
                 min_size=2,
-                max_size=settings.pool_size,
+                max_size=max(2, settings.pool_size // 2) if pooled else settings.pool_size,
                 command_timeout=settings.database_command_timeout_s,
             ),
         )
+        pool = direct
+        if pooled:
+            pool = await unless_stopped(
+                stop,
+                create_pool(
+                    pooled,
+                    min_size=2,
+                    max_size=settings.pool_size,
+                    command_timeout=settings.database_command_timeout_s,
+                    pooler=True,
+                ),
+            )
         watch = ServerWatch(url)
         operators = bootstrap.operators(pool)
         outbox = bootstrap.outbox(
-            pool,
+            direct,
             operators,
             retry_for_s=settings.wallet_retry_for_s,
             backoff_max_s=settings.wallet_backoff_max_s,
@@ -142,6 +157,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         commands = bootstrap.command_service(
             pool,
+            sessions=direct,
             attempts=settings.command_attempts,
             test_mode=settings.test_mode,
             cache=CommittedCache(
@@ -151,7 +167,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             owed=outbox.wake,
             deliver_owed=outbox.deliver_owed,
         )
-        storage = Storage(pool)
+        storage = Storage(pool, sessions=direct)
         hub = LiveHub(LiveStore(pool, url))
         clock = Clock(TimerStore(pool), commands)
         projections = ProjectionStore(url, pool)
@@ -231,6 +247,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ):
                 await bounded(step, STOP_STEP_S)
             await close_pool(pool)
+            if pool is not direct:
+                await close_pool(direct)
 
     app = Litestar(
         route_handlers=[

@@ -64,6 +64,7 @@ class CommandService:
         close: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self._storage = storage
+        self._money = money
         self._cache = cache
         self._wake = wake
         self._close = close
@@ -161,10 +162,13 @@ class CommandService:
         # versions, and everything after it starts from a fresh load.
         reload: str | None = None  # why the next attempt must load; None: it may guess
         table_id = request.table_id
+        # A seamless player's own command may bet, and its attempt then holds the player's
+        # lock across statements: it needs a session of its own, not a pooler's.
+        locks = request.actor.role == "player" and await self._money.seamless(request.actor.id)
         async with self._cache.turn(table_id):
             for _ in range(self._attempts):
                 try:
-                    async with self._storage.unit() as unit:
+                    async with self._storage.unit(locks=locks) as unit:
                         outcome: Outcome = await self._attempt.run(unit, request, reload=reload)
                     # Woken only after commit, and many commands per NOTIFY.
                     self._wake(outcome.streams)

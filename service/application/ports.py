@@ -140,8 +140,9 @@ class CommandUnit(CallsConnection, Protocol):
 class CommandStorage(Protocol):
     """Where the command path reads and writes."""
 
-    def unit(self) -> AbstractAsyncContextManager[CommandUnit]:
-        """A connection for one attempt."""
+    def unit(self, *, locks: bool = False) -> AbstractAsyncContextManager[CommandUnit]:
+        """A connection for one attempt; with ``locks``, one that keeps session locks across
+        its statements (a seamless player's bets), never a transaction pooler's."""
         ...
 
     async def remember_refusal(
