@@ -34,6 +34,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     environment: Literal["development", "production"] = "development"
     database_url: str | None = None
     """``DATABASE_URL``; unset means the embedded PostgreSQL in ``data_dir``."""
+    read_database_url: str | None = None
+    """A streaming replica of the database: the read-only routes (the lobby, table views,
+    wallets and ledgers, history, reports, the audit feed and round records) read there; a
+    read that asks for a version the replica has not replayed yet (``min_version``) is
+    answered from the primary."""
     pooled_database_url: str | None = None
     """A transaction pooler (PgBouncer, ``pool_mode = transaction``) in front of the same
     database: the command and read pool goes through it; sessions that hold state across
@@ -97,6 +102,7 @@ _VARIABLES: dict[str, str] = {
     "RUSSIAN_POKER_ENV": "environment",
     "DATABASE_URL": "database_url",
     "RUSSIAN_POKER_POOLED_DATABASE_URL": "pooled_database_url",
+    "RUSSIAN_POKER_READ_DATABASE_URL": "read_database_url",
     "RUSSIAN_POKER_DATA_DIR": "data_dir",
     "RUSSIAN_POKER_JWT_SECRET": "jwt_secret",
     "RUSSIAN_POKER_JWT_PREVIOUS_SECRETS": "jwt_previous_secrets",

@@ -59,6 +59,7 @@ from russian_poker.service.app.problems import (
     problem_details_plugin,
     validation_refusal,
 )
+from russian_poker.service.app.reads import Reads
 from russian_poker.service.app.state import Services, config, initial_state, start
 from russian_poker.service.application.cache import CommittedCache
 from russian_poker.service.availability.notices import NOTICE_PATH, notice_of
@@ -144,6 +145,18 @@ def create_app(settings: Settings | None = None) -> Litestar:
                     pooler=True,
                 ),
             )
+        replica = None
+        if settings.read_database_url:
+            replica = await unless_stopped(
+                stop,
+                create_pool(
+                    settings.read_database_url,
+                    min_size=1,
+                    max_size=settings.pool_size,
+                    command_timeout=settings.database_command_timeout_s,
+                    application_name="russian-poker-reads",
+                ),
+            )
         watch = ServerWatch(url)
         operators = bootstrap.operators(pool)
         outbox = bootstrap.outbox(
@@ -196,6 +209,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             Services(
                 pool=pool,
                 storage=storage,
+                reads=Reads(storage, Storage(replica) if replica is not None else None),
                 commands=commands,
                 transfers=bootstrap.transfer_service(pool),
                 sessions=bootstrap.sessions(pool, operators),
@@ -249,6 +263,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await close_pool(pool)
             if pool is not direct:
                 await close_pool(direct)
+            if replica is not None:
+                await close_pool(replica)
 
     app = Litestar(
         route_handlers=[

@@ -16,6 +16,7 @@ from russian_poker.events.postgres.storage import Storage
 from russian_poker.events.postgres.tables import TableStore
 from russian_poker.service.app.auth import Principal, principal_in
 from russian_poker.service.app.policy import TableOwners
+from russian_poker.service.app.reads import Reads
 from russian_poker.service.app.state import config, services
 from russian_poker.service.application.commands import CommandService
 from russian_poker.service.application.credentials import Credentials as CredentialService
@@ -83,6 +84,10 @@ def _store(state: State) -> Storage:
     return services(state).storage
 
 
+def _reads(state: State) -> Reads:
+    return services(state).reads
+
+
 def _commands(state: State) -> CommandService:
     return services(state).commands
 
@@ -134,6 +139,7 @@ DEPENDENCIES: Final = {
     for name, provider in (
         ("principal", _principal),
         ("store", _store),
+        ("reads", _reads),
         ("commands", _commands),
         ("wallets", _wallets),
         ("sessions", _sessions),
@@ -152,6 +158,7 @@ DEPENDENCIES: Final = {
 Caller = NamedDependency[Principal]
 ActingPlayer = NamedDependency[Acting]
 Store = NamedDependency[Storage]
+ReadStores = NamedDependency[Reads]
 Commands = NamedDependency[CommandService]
 Wallets = NamedDependency[TransferService]
 Sessions = NamedDependency[SessionService]

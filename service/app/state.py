@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from russian_poker.events.postgres.storage import Storage
     from russian_poker.service.app.auth import TokenVerifier
     from russian_poker.service.app.policy import TableOwners
+    from russian_poker.service.app.reads import Reads
     from russian_poker.service.application.commands import CommandService
     from russian_poker.service.application.credentials import Credentials
     from russian_poker.service.application.operators import OperatorRegistry
@@ -53,6 +54,8 @@ class Services:
 
     pool: Any
     storage: Storage
+    reads: Reads
+    """Where the read-only routes read: a replica, if one is configured."""
     commands: CommandService
     transfers: TransferService
     sessions: Sessions

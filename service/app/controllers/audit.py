@@ -17,7 +17,7 @@ from russian_poker.events.postgres.tables import Owner
 from russian_poker.projections.audit import AuditRow
 from russian_poker.projections.audit_feed import AuditPage, audit_feed, round_record
 from russian_poker.projections.fields import Commitment
-from russian_poker.service.app.dependencies import Caller, Owners, Store
+from russian_poker.service.app.dependencies import Caller, Owners, ReadStores, Store
 from russian_poker.service.app.params import RoundNumber, TableId, json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
@@ -142,7 +142,7 @@ class AuditController(Controller):
     )
     async def feed(
         self,
-        store: Store,
+        reads: ReadStores,
         principal: Caller,
         cursor: Annotated[
             str | None,
@@ -159,7 +159,7 @@ class AuditController(Controller):
             int, QueryParameter(ge=1, le=1000, description="Events per page, 1..1000.")
         ] = 100,
     ) -> AuditPage:
-        return await audit_feed(store.audit, cursor, limit, tenant=principal.tenant)
+        return await audit_feed(reads.replica.audit, cursor, limit, tenant=principal.tenant)
 
     @get(
         "/rounds/{table_id:str}/{number:int}",
@@ -173,9 +173,9 @@ class AuditController(Controller):
         operation_id="getRoundRecord",
     )
     async def record(
-        self, table_id: TableId, number: RoundNumber, store: Store, principal: Caller
+        self, table_id: TableId, number: RoundNumber, reads: ReadStores, principal: Caller
     ) -> AuditRow:
-        found = await round_record(store.audit, table_id, number, tenant=principal.tenant)
+        found = await round_record(reads.replica.audit, table_id, number, tenant=principal.tenant)
         if found is None:
             raise NotFoundException(f"no audit record for {table_id}:{number} (yet)")
         return found

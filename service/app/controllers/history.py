@@ -10,7 +10,7 @@ from litestar.params import QueryParameter
 
 from russian_poker.projections.history import RoundPage, RoundPosition
 from russian_poker.projections.paging import read_cursor
-from russian_poker.service.app.dependencies import Caller, Store
+from russian_poker.service.app.dependencies import Caller, ReadStores
 from russian_poker.service.app.params import PageCursor, PlayerId
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.responses import problems
@@ -36,13 +36,13 @@ class HistoryController(Controller):
     async def player_rounds(
         self,
         player_id: PlayerId,
-        store: Store,
+        reads: ReadStores,
         limit: Annotated[
             int, QueryParameter(ge=1, le=100, description="Rounds per page, 1..100.")
         ] = 10,
         cursor: PageCursor = None,
     ) -> RoundPage:
-        return await store.history.player_rounds(
+        return await reads.replica.history.player_rounds(
             player_id, read_cursor(cursor, RoundPosition), limit
         )
 
@@ -61,7 +61,7 @@ class HistoryController(Controller):
     )
     async def rounds(
         self,
-        store: Store,
+        reads: ReadStores,
         principal: Caller,
         table_id: Annotated[
             str | None,
@@ -97,7 +97,7 @@ class HistoryController(Controller):
         cursor: PageCursor = None,
     ) -> RoundPage:
         window = time_window(since, until)
-        return await store.history.rounds(
+        return await reads.replica.history.rounds(
             tenant=principal.tenant,
             table_id=table_id,
             since=window.start,

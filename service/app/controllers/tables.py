@@ -29,11 +29,19 @@ from russian_poker.service.app.controllers.availability import (
     ReopenTableBody,
     RulesetChangeBody,
 )
-from russian_poker.service.app.dependencies import AppSettings, Caller, Commands, Hub, Store
+from russian_poker.service.app.dependencies import (
+    AppSettings,
+    Caller,
+    Commands,
+    Hub,
+    ReadStores,
+    Store,
+)
 from russian_poker.service.app.overrides import RulesetOverrides, overridden
 from russian_poker.service.app.params import TableId, json_body
 from russian_poker.service.app.policy import access
 from russian_poker.service.app.problems import problem
+from russian_poker.service.app.reads import MinVersion, read_your_writes
 from russian_poker.service.app.responses import problems
 from russian_poker.service.app.schemas import (
     CreateTable,
@@ -120,8 +128,9 @@ class TableController(Controller):
         opt=access("player", "operator", "auditor", "admin", scope="listing"),
         operation_id="listTables",
     )
-    async def lobby(self, store: Store, principal: Caller) -> list[LobbyEntry]:
-        return [lobby_entry(state) for state in await store.tables.lobby(principal.tenant)]
+    async def lobby(self, reads: ReadStores, principal: Caller) -> list[LobbyEntry]:
+        tables = await reads.replica.tables.lobby(principal.tenant)
+        return [lobby_entry(state) for state in tables]
 
     @post(
         "/",
@@ -179,8 +188,17 @@ class TableController(Controller):
         ),
         operation_id="getTable",
     )
-    async def show(self, table_id: TableId, store: Store, principal: Caller) -> TableView:
-        return await load_view(store.tables, table_id, viewer_of(principal))
+    async def show(
+        self,
+        table_id: TableId,
+        reads: ReadStores,
+        principal: Caller,
+        min_version: MinVersion = None,
+    ) -> TableView:
+        viewer = viewer_of(principal)
+        return await read_your_writes(
+            reads, min_version, lambda store: load_view(store.tables, table_id, viewer)
+        )
 
     @post(
         "/{table_id:str}/close",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NamedTuple
 
 import msgspec
 from litestar import Controller, Response, get, post
@@ -14,10 +14,11 @@ from russian_poker.events.postgres.storage import Storage
 from russian_poker.projections.paging import read_serial
 from russian_poker.projections.wallets import LedgerPage, WalletView
 from russian_poker.service.app.auth import Principal
-from russian_poker.service.app.dependencies import Caller, Operators, Store, Wallets
+from russian_poker.service.app.dependencies import Caller, Operators, ReadStores, Store, Wallets
 from russian_poker.service.app.params import PageCursor, WalletId, json_body
 from russian_poker.service.app.policy import access, wallet_of
 from russian_poker.service.app.problems import problem
+from russian_poker.service.app.reads import MinVersion, read_your_writes
 from russian_poker.service.app.replays import REPLAYED_HEADER, answer
 from russian_poker.service.app.responses import problems
 from russian_poker.service.app.schemas import CreateWallet, Transfer
@@ -144,8 +145,17 @@ class WalletController(Controller):
         opt=access("player", "operator", "auditor", "admin", scope="wallet"),
         operation_id="getWallet",
     )
-    async def show(self, wallet_id: WalletId, store: Store, principal: Caller) -> WalletView:
-        return await _wallet(store, wallet_of(principal, wallet_id), wallet_id)
+    async def show(
+        self,
+        wallet_id: WalletId,
+        reads: ReadStores,
+        principal: Caller,
+        min_version: MinVersion = None,
+    ) -> WalletView:
+        internal = wallet_of(principal, wallet_id)
+        return await read_your_writes(
+            reads, min_version, lambda store: _wallet(store, internal, wallet_id)
+        )
 
     @get(
         "/{wallet_id:str}/ledger",
@@ -162,17 +172,21 @@ class WalletController(Controller):
     async def ledger(
         self,
         wallet_id: WalletId,
-        store: Store,
+        reads: ReadStores,
         principal: Caller,
         cursor: PageCursor = None,
         limit: Annotated[
             int, QueryParameter(ge=1, le=500, description="Movements per page, 1..500.")
         ] = 50,
+        min_version: MinVersion = None,
     ) -> LedgerPage:
         internal = wallet_of(principal, wallet_id)
         after = read_serial(cursor)
-        await _wallet(store, internal, wallet_id)
-        return await store.wallets.ledger(internal, after, limit)
+        # The store that has the wallet at the version asked for answers the page too.
+        found = await read_your_writes(
+            reads, min_version, lambda store: _wallet_in(store, internal, wallet_id)
+        )
+        return await found.store.wallets.ledger(internal, after, limit)
 
 
 async def _transfer(
@@ -192,6 +206,15 @@ async def _transfer(
         actor=actor_of(principal),
     )
     return answer(msgspec.structs.replace(result, wallet_id=wallet_id), replayed=result.duplicate)
+
+
+class _Found(NamedTuple):
+    store: Storage
+    version: int
+
+
+async def _wallet_in(store: Storage, internal: str, shown: str) -> _Found:
+    return _Found(store, (await _wallet(store, internal, shown)).version)
 
 
 async def _wallet(store: Storage, internal: str, shown: str) -> WalletView:
