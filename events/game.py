@@ -16,6 +16,23 @@ import msgspec
 from russian_poker.events.paytables import CategoryLabel
 from russian_poker.events.ruleset import Ruleset
 
+# The fields many events share, described once.
+RoundNo = Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+BoxNo = Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+PlayerId = Annotated[
+    str,
+    msgspec.Meta(
+        description="The player's id in the game (an operator's players: `operator:player`)."
+    ),
+]
+SeatNo = Annotated[int, msgspec.Meta(description="The seat's number, from 1.")]
+DrawFee = Annotated[
+    int, msgspec.Meta(description="The draw fee paid, in minor units of the table's currency.")
+]
+TimedOut = Annotated[
+    bool, msgspec.Meta(description="Decided by the rules' default: the decision time ran out.")
+]
+
 __all__ = [
     "AntePlaced",
     "BetsCancelled",
@@ -102,29 +119,19 @@ class RulesetChanged(_TableEvent, frozen=True):
 
 
 class PlayerSeated(_TableEvent, frozen=True):
-    player: Annotated[
-        str,
-        msgspec.Meta(
-            description="The player's id in the game (an operator's players: `operator:player`)."
-        ),
-    ]
-    seat: Annotated[int, msgspec.Meta(description="The seat's number, from 1.")]
+    player: PlayerId
+    seat: SeatNo
 
 
 class PlayerLeft(_TableEvent, frozen=True):
-    player: Annotated[
-        str,
-        msgspec.Meta(
-            description="The player's id in the game (an operator's players: `operator:player`)."
-        ),
-    ]
-    seat: Annotated[int, msgspec.Meta(description="The seat's number, from 1.")]
+    player: PlayerId
+    seat: SeatNo
 
 
 class RoundOpened(_TableEvent, frozen=True):
     """A round begins; ``commitment`` = SHA-256(seed) is public, ``seed`` is secret."""
 
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    round: RoundNo
     commitment: Annotated[
         str, msgspec.Meta(description="SHA-256 of the round's seed, hex: published before any bet.")
     ]
@@ -143,7 +150,7 @@ class DeckStacked(_TableEvent, frozen=True):
     """Test mode: the round's deck replaced by a scripted one before the deal (secret like
     the seed until the round is settled)."""
 
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    round: RoundNo
     deck: Annotated[
         tuple[str, ...],
         msgspec.Meta(
@@ -155,14 +162,9 @@ class DeckStacked(_TableEvent, frozen=True):
 
 
 class AntePlaced(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
-    player: Annotated[
-        str,
-        msgspec.Meta(
-            description="The player's id in the game (an operator's players: `operator:player`)."
-        ),
-    ]
+    round: RoundNo
+    box: BoxNo
+    player: PlayerId
     ante: Annotated[
         int, msgspec.Meta(description="The ante, in minor units of the table's currency.")
     ]
@@ -187,28 +189,18 @@ class AntePlaced(_TableEvent, frozen=True):
 
 
 class BetsCancelled(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
-    player: Annotated[
-        str,
-        msgspec.Meta(
-            description="The player's id in the game (an operator's players: `operator:player`)."
-        ),
-    ]
+    round: RoundNo
+    box: BoxNo
+    player: PlayerId
 
 
 class DealRequested(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    player: Annotated[
-        str,
-        msgspec.Meta(
-            description="The player's id in the game (an operator's players: `operator:player`)."
-        ),
-    ]
+    round: RoundNo
+    player: PlayerId
 
 
 class DealtHand(msgspec.Struct, frozen=True, kw_only=True):
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    box: BoxNo
     cards: Annotated[
         tuple[str, ...],
         msgspec.Meta(description="The five cards dealt to the box, in text notation (`As`, `Td`)."),
@@ -218,7 +210,7 @@ class DealtHand(msgspec.Struct, frozen=True, kw_only=True):
 class CardsDealt(_TableEvent, frozen=True):
     """Five cards to each box in play order and to the dealer; the dealer's fifth is up."""
 
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    round: RoundNo
     hands: Annotated[
         tuple[DealtHand, ...],
         msgspec.Meta(description="Each box in play, in play order, with its five cards."),
@@ -229,14 +221,9 @@ class CardsDealt(_TableEvent, frozen=True):
 
 
 class BonusSettled(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
-    player: Annotated[
-        str,
-        msgspec.Meta(
-            description="The player's id in the game (an operator's players: `operator:player`)."
-        ),
-    ]
+    round: RoundNo
+    box: BoxNo
+    player: PlayerId
     hand: Annotated[
         CategoryLabel,
         msgspec.Meta(description="The hand's category (`high_card`, `pair`, ... `royal_flush`)."),
@@ -254,29 +241,25 @@ class BonusSettled(_TableEvent, frozen=True):
 
 
 class SixthCardBought(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    round: RoundNo
+    box: BoxNo
     card: Annotated[str, msgspec.Meta(description="The sixth card the box received.")]
-    fee: Annotated[
-        int, msgspec.Meta(description="The draw fee paid, in minor units of the table's currency.")
-    ]
+    fee: DrawFee
 
 
 class CardsExchanged(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    round: RoundNo
+    box: BoxNo
     discarded: Annotated[tuple[str, ...], msgspec.Meta(description="The box's cards given back.")]
     received: Annotated[
         tuple[str, ...], msgspec.Meta(description="The cards received for them, in the same order.")
     ]
-    fee: Annotated[
-        int, msgspec.Meta(description="The draw fee paid, in minor units of the table's currency.")
-    ]
+    fee: DrawFee
 
 
 class BoxPlayed(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    round: RoundNo
+    box: BoxNo
     bet: Annotated[int, msgspec.Meta(description="The Bet staked (two antes), in minor units.")]
     insurance: Annotated[
         int,
@@ -287,15 +270,13 @@ class BoxPlayed(_TableEvent, frozen=True):
 
 
 class BoxFolded(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
-    timed_out: Annotated[
-        bool, msgspec.Meta(description="Decided by the rules' default: the decision time ran out.")
-    ] = False
+    round: RoundNo
+    box: BoxNo
+    timed_out: TimedOut = False
 
 
 class DealerRevealed(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    round: RoundNo
     cards: Annotated[tuple[str, ...], msgspec.Meta(description="The dealer's five cards.")]
     hand: Annotated[CategoryLabel, msgspec.Meta(description="The dealer's hand's category.")]
     qualifies: Annotated[
@@ -304,22 +285,20 @@ class DealerRevealed(_TableEvent, frozen=True):
 
 
 class DealerExchangeRequested(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    round: RoundNo
+    box: BoxNo
 
 
 class DealerExchangeDeclined(_TableEvent, frozen=True):
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
-    timed_out: Annotated[
-        bool, msgspec.Meta(description="Decided by the rules' default: the decision time ran out.")
-    ] = False
+    round: RoundNo
+    box: BoxNo
+    timed_out: TimedOut = False
 
 
 class DealerCardReplaced(_TableEvent, frozen=True):
     """The dealer's highest card set aside and replaced; ``free`` for a same-rank redraw."""
 
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    round: RoundNo
     replaced: Annotated[str, msgspec.Meta(description="The dealer's card set aside (its highest).")]
     card: Annotated[str, msgspec.Meta(description="The card that replaced it.")]
     free: Annotated[
@@ -350,14 +329,9 @@ Outcome = Literal["folded", "won", "tied", "lost", "dealer_no_game"]
 class BoxSettled(_TableEvent, frozen=True):
     """The box's main wager (ante, Bet, insurance) settled: stakes back plus winnings."""
 
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
-    player: Annotated[
-        str,
-        msgspec.Meta(
-            description="The player's id in the game (an operator's players: `operator:player`)."
-        ),
-    ]
+    round: RoundNo
+    box: BoxNo
+    player: PlayerId
     outcome: Annotated[Outcome, msgspec.Meta(description="The main wager's outcome.")]
     dealer_draw: Annotated[
         bool, msgspec.Meta(description="The box asked for the dealer draw (its ante was the fee).")
@@ -392,7 +366,7 @@ class BoxSettled(_TableEvent, frozen=True):
 class RoundSettled(_TableEvent, frozen=True):
     """The round is over; the seed is revealed so anyone can recompute the deck."""
 
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    round: RoundNo
     commitment: Annotated[
         str, msgspec.Meta(description="SHA-256 of the round's seed, hex: published before any bet.")
     ]
@@ -408,7 +382,7 @@ class RoundAbandoned(_TableEvent, frozen=True):
     """The round had no activity for ``after_s`` seconds: the events after this one complete
     it by the rules' defaults (docs/rules-decisions.md, "Interrupted rounds")."""
 
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+    round: RoundNo
     reason: Annotated[
         str, msgspec.Meta(description="Why the round was completed: `no activity for N s`.")
     ]

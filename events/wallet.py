@@ -11,6 +11,16 @@ from typing import Annotated, Literal
 
 import msgspec
 
+# The fields many events share, described once.
+RoundNo = Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
+BoxNo = Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+WalletId = Annotated[str, msgspec.Meta(description="The wallet's id: the player it belongs to.")]
+Amount = Annotated[int, msgspec.Meta(description="Minor units of the wallet's currency.")]
+TransferId = Annotated[
+    str,
+    msgspec.Meta(description="The operator's id for the transfer: the same id is applied once."),
+]
+
 __all__ = [
     "CreditReason",
     "DebitReason",
@@ -33,9 +43,7 @@ MoneyReason = Literal["ante", "bonus", "bet", "draw_fee", "insurance", "refund",
 
 
 class _WalletEvent(msgspec.Struct, frozen=True, kw_only=True, tag=True):
-    wallet_id: Annotated[
-        str, msgspec.Meta(description="The wallet's id: the player it belongs to.")
-    ]
+    wallet_id: WalletId
 
 
 class WalletOpened(_WalletEvent, frozen=True):
@@ -43,27 +51,17 @@ class WalletOpened(_WalletEvent, frozen=True):
 
 
 class FundsDeposited(_WalletEvent, frozen=True):
-    transfer_id: Annotated[
-        str,
-        msgspec.Meta(
-            description="The operator's id for the transfer: the same id is applied once."
-        ),
-    ]
-    amount: Annotated[int, msgspec.Meta(description="Minor units of the wallet's currency.")]
+    transfer_id: TransferId
+    amount: Amount
 
 
 class FundsWithdrawn(_WalletEvent, frozen=True):
-    transfer_id: Annotated[
-        str,
-        msgspec.Meta(
-            description="The operator's id for the transfer: the same id is applied once."
-        ),
-    ]
-    amount: Annotated[int, msgspec.Meta(description="Minor units of the wallet's currency.")]
+    transfer_id: TransferId
+    amount: Amount
 
 
 class WalletDebited(_WalletEvent, frozen=True):
-    amount: Annotated[int, msgspec.Meta(description="Minor units of the wallet's currency.")]
+    amount: Amount
     reason: Annotated[
         DebitReason,
         msgspec.Meta(
@@ -73,12 +71,12 @@ class WalletDebited(_WalletEvent, frozen=True):
         ),
     ]
     table_id: Annotated[str, msgspec.Meta(description="The table whose round moved the money.")]
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    round: RoundNo
+    box: BoxNo
 
 
 class WalletCredited(_WalletEvent, frozen=True):
-    amount: Annotated[int, msgspec.Meta(description="Minor units of the wallet's currency.")]
+    amount: Amount
     reason: Annotated[
         CreditReason,
         msgspec.Meta(
@@ -86,8 +84,8 @@ class WalletCredited(_WalletEvent, frozen=True):
         ),
     ]
     table_id: Annotated[str, msgspec.Meta(description="The table whose round moved the money.")]
-    round: Annotated[int, msgspec.Meta(description="The round's number at the table, from 1.")]
-    box: Annotated[int, msgspec.Meta(description="The box's number, from 1.")]
+    round: RoundNo
+    box: BoxNo
 
 
 WalletEvent = WalletOpened | FundsDeposited | FundsWithdrawn | WalletDebited | WalletCredited
