@@ -134,6 +134,15 @@ async def test_a_day_bundled_verifies_with_the_database_stopped(
         summary = await write_bundle(
             BundleStore(pool), key, out, start=None, end=None, software=installed()
         )
+        # Each proof in the bundle is exactly the record the API serves for its round.
+        for line in (out / f.PROOFS).read_text().splitlines()[::17]:
+            proof = json.loads(line)
+            served = await client.get(
+                f"/v1/tables/{proof['table_id']}/rounds/{proof['round']}/proof",
+                headers=staff("auditor", name="lab"),
+            )
+            assert served.status_code == 200, served.text
+            assert served.json() == proof
     server.stop()  # from here on there is no database to ask
     assert not await server.accepts_connections()
 
