@@ -60,6 +60,8 @@ def test_every_instance_reaches_both_nodes_for_a_writer() -> None:
         assert parts.netloc.rsplit("@", 1)[1] == "patroni1:5432,patroni2:5432", url
         assert parse_qs(parts.query)["target_session_attrs"] == ["read-write"]
         depends = services[name]["depends_on"]
-        assert depends["patroni1"]["condition"] == depends["patroni2"]["condition"] == (
-            "service_healthy"
+        assert (
+            depends["patroni1"]["condition"]
+            == depends["patroni2"]["condition"]
+            == ("service_healthy")
         )

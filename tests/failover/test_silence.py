@@ -138,13 +138,13 @@ async def test_no_background_loop_spins_while_the_database_is_gone(
         else:
             relay.silence()
         # Long enough for every loop to fail several times over.
-        await asyncio.sleep(12)
+        await asyncio.sleep(8)
         during = _failure_lines(service.log_text()) - before
         if fault == "cut":
             relay.restore()
         else:
             relay.silent = False
-        # Each loop noticed, and failed at most a few dozen times in 12 s.
+        # Each loop noticed, and failed at most a few dozen times in 8 s.
         assert during["projection runner lost its connection"] >= 1, during
         assert max(during.values()) <= 30, during
         # And the game goes on once the database is back.

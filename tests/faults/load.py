@@ -154,6 +154,8 @@ class Player:
         self.patience = patience
         self.keys = itertools.count(1)
         self.sent = 0
+        self.last_round: int | None = None
+        """Set while playing: finish this round, then stop (a graceful end of a long run)."""
 
     async def request(
         self, method: str, path: str, body: dict[str, Any] | None = None, key: str | None = None
@@ -203,11 +205,15 @@ class Player:
         return await self.request("POST", f"/v1/tables/{self.table_id}/commands", body, key)
 
     async def run(self, rounds: int) -> None:
-        """Play until the table has settled ``rounds`` rounds."""
+        """Play until the table has settled ``rounds`` rounds (or :attr:`last_round`)."""
         while True:
             view = await self.view()
             current = view["round"]
-            if current is None or current["number"] > rounds:
+            last = rounds if self.last_round is None else min(rounds, self.last_round)
+            # A bet can land in the round after the last (the command names no round, and the
+            # view it was chosen on may be older): that round is played to its end too.
+            staked = current is not None and any(b["player"] == self.name for b in current["boxes"])
+            if current is None or (current["number"] > last and not staked):
                 return
             move = self.move(view)
             if move is None:
