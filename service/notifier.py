@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-import httpx
 import msgspec
 import structlog
 
@@ -31,6 +30,7 @@ from russian_poker.events.postgres.notices import (
 )
 from russian_poker.service.application.operators import OperatorRegistry
 from russian_poker.service.background import BackgroundLoop, Backoff
+from russian_poker.service.wallet.http import CallFailed, OperatorHttp
 from russian_poker.service.wallet.signing import HEADER, sign
 
 __all__ = ["Channel", "OperatorNotifier"]
@@ -77,10 +77,10 @@ class OperatorNotifier(BackgroundLoop):
         self._retry_for_s = retry_for_s
         self._backoff_max_s = backoff_max_s
         self._poll_s = poll_s
-        self._client = httpx.AsyncClient(headers={"user-agent": "russian-poker-notices/1"})
+        self._http = OperatorHttp(user_agent="russian-poker-notices/1", connections=16)
 
     async def _closed(self) -> None:
-        await self._client.aclose()
+        await self._http.aclose()
 
     async def _run(self) -> None:
         backoff = Backoff(first=self._poll_s)
@@ -170,14 +170,12 @@ class OperatorNotifier(BackgroundLoop):
         body = _encoder.encode(notice)
         headers = {"content-type": "application/json", HEADER: sign(wallet.secret, body)}
         try:
-            response = await self._client.post(
+            reply = await self._http.post(
                 f"{wallet.url.rstrip('/')}/{channel.path}",
-                content=body,
-                headers=headers,
-                timeout=wallet.timeout_ms / 1000,
+                body,
+                headers,
+                timeout_s=wallet.timeout_ms / 1000,
             )
-        except httpx.TimeoutException:
-            return None, f"no answer within {wallet.timeout_ms} ms"
-        except httpx.HTTPError as error:
-            return None, type(error).__name__
-        return response.status_code, None
+        except CallFailed as failed:
+            return None, str(failed)
+        return reply.status, None

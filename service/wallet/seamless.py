@@ -1,6 +1,6 @@
 """The seamless adapter: the money calls as signed HTTP requests to the operator's wallet.
 
-One ``httpx.AsyncClient`` per operator keeps connections alive between calls; every call
+One keep-alive client per operator (``wallet.http``) carries the calls; every call
 has the operator's own time-out (``timeout_ms``, §1). Anything but a signed, readable HTTP
 200 answer is an :class:`UnknownOutcome` — including a wrong or stale signature on the
 answer, which an attacker between the two sides could otherwise use to fake an ``ok``.
@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import httpx
 import msgspec
 
+from russian_poker.service.wallet.http import CallFailed, OperatorHttp
 from russian_poker.service.wallet.port import UnknownOutcome
 from russian_poker.service.wallet.protocol import (
     Answer,
@@ -40,17 +40,12 @@ class SeamlessWallet:
         secret: str,
         *,
         timeout_ms: int = 2000,
-        client: httpx.AsyncClient | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._url = url.rstrip("/")
         self._secret = secret
         self._timeout = timeout_ms / 1000
-        self._client = client or httpx.AsyncClient(
-            limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
-            headers={"user-agent": "russian-poker-wallet/1"},
-        )
-        self._own_client = client is None
+        self._http = OperatorHttp(user_agent="russian-poker-wallet/1")
         self._clock = clock
 
     def __repr__(self) -> str:  # never the secret
@@ -69,8 +64,7 @@ class SeamlessWallet:
         return await self._post("rollback", call)
 
     async def aclose(self) -> None:
-        if self._own_client:
-            await self._client.aclose()
+        await self._http.aclose()
 
     async def _post(self, name: str, call: Call) -> Answer:
         body = _encoder.encode(call)
@@ -79,21 +73,19 @@ class SeamlessWallet:
             HEADER: sign(self._secret, body, now=self._clock()),
         }
         try:
-            response = await self._client.post(
-                f"{self._url}/{name}", content=body, headers=headers, timeout=self._timeout
+            reply = await self._http.post(
+                f"{self._url}/{name}", body, headers, timeout_s=self._timeout
             )
-        except httpx.TimeoutException:
-            raise UnknownOutcome(f"{name}: no answer within {self._timeout:g} s") from None
-        except httpx.HTTPError as error:
-            raise UnknownOutcome(f"{name}: {type(error).__name__}") from None
-        if response.status_code != 200:
-            raise UnknownOutcome(f"{name}: HTTP {response.status_code}")
+        except CallFailed as failed:
+            raise UnknownOutcome(f"{name}: {failed}") from None
+        if reply.status != 200:
+            raise UnknownOutcome(f"{name}: HTTP {reply.status}")
         try:
-            verify(self._secret, response.content, response.headers.get(HEADER), now=self._clock())
+            verify(self._secret, reply.body, reply.signature, now=self._clock())
         except BadSignature as bad:
             raise UnknownOutcome(f"{name}: answer refused: {bad}") from None
         try:
-            answer = _answer.decode(response.content)
+            answer = _answer.decode(reply.body)
         except msgspec.DecodeError:
             raise UnknownOutcome(f"{name}: the answer is not a wallet answer") from None
         if answer.status == "unknown":

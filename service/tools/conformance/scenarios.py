@@ -420,7 +420,7 @@ _ROOT_CAUSES: Final = (
         "operator's wallet secret as registered with the game)",
     ),
     (
-        ("ConnectError", "ConnectTimeout"),
+        ("could not connect",),
         "nothing answers at --url: check the address, the port and that the wallet runs",
     ),
     (

@@ -1,0 +1,89 @@
+"""POSTs to operators' URLs: the money calls and the notifications, over one keep-alive
+client per caller.
+
+aiohttp, because a wallet call is on a bet's critical path: measured under load, httpx cost
+about 1 ms of the server's CPU per call and aiohttp under half of it (docs/benchmarks.md,
+"Issue 26"). A POST is never sent twice by the client itself: a broken kept-alive
+connection is a failed call, which the caller treats as an unknown outcome.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import aiohttp
+import msgspec
+
+from russian_poker.service.wallet.signing import HEADER
+
+__all__ = ["CallFailed", "OperatorHttp", "Reply"]
+
+_MAX_ANSWER: Final = 1 << 20
+"""The longest answer read (1 MiB): a wallet's answers are a few hundred bytes."""
+
+
+class Reply(msgspec.Struct, frozen=True, kw_only=True):
+    """An HTTP answer, read whole."""
+
+    status: int
+    body: bytes
+    signature: str | None
+    """The answer's signature header (``signing.HEADER``), if any."""
+
+
+class CallFailed(Exception):
+    """No HTTP answer: why, in words that name neither a secret nor the library."""
+
+
+class OperatorHttp:
+    """``post(url, body, headers, timeout_s)`` on a session created on first use (an
+    aiohttp session belongs to the event loop that runs it)."""
+
+    def __init__(self, *, user_agent: str, connections: int = 64) -> None:
+        self._user_agent = user_agent
+        self._connections = connections
+        self._session: aiohttp.ClientSession | None = None
+
+    async def post(
+        self, url: str, body: bytes, headers: dict[str, str], *, timeout_s: float
+    ) -> Reply:
+        """Raises :class:`CallFailed` for a time-out, a refused or broken connection, or an
+        answer longer than 1 MiB."""
+        session = self._session or self._open()
+        try:
+            async with session.post(
+                url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout_s)
+            ) as response:
+                answer = bytearray()
+                async for chunk in response.content.iter_chunked(65_536):
+                    answer += chunk
+                    if len(answer) > _MAX_ANSWER:
+                        raise CallFailed("the answer is longer than 1 MiB")
+                return Reply(
+                    status=response.status,
+                    body=bytes(answer),
+                    signature=response.headers.get(HEADER),
+                )
+        except TimeoutError:
+            raise CallFailed(f"no answer within {timeout_s:g} s") from None
+        except aiohttp.ClientConnectorError:
+            raise CallFailed("could not connect") from None
+        except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
+            raise CallFailed("the connection broke before the answer") from None
+        except aiohttp.ClientError as error:
+            raise CallFailed(f"a bad answer ({type(error).__name__})") from None
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    def _open(self) -> aiohttp.ClientSession:
+        self._session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=self._connections, limit_per_host=0),
+            headers={"user-agent": self._user_agent},
+            # The answers are signed over their exact bytes: nothing may alter them.
+            auto_decompress=False,
+            raise_for_status=False,
+        )
+        return self._session
