@@ -19,6 +19,7 @@ __all__ = [
     "NewEvent",
     "Position",
     "RecordedEvent",
+    "SessionEnded",
     "StreamAppend",
     "WrongExpectedVersion",
     "validate_appends",
@@ -111,6 +112,15 @@ class DuplicateCommand(EventStoreError):
         super().__init__(f"command {command_id!r} was already recorded")
         self.command_id = command_id
         self.result = result
+
+
+class SessionEnded(EventStoreError):
+    """The launched session a write was made under has ended or expired; nothing was
+    written."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(f"the game session {session_id!r} has ended")
+        self.session_id = session_id
 
 
 class DuplicateEvent(EventStoreError):

@@ -177,3 +177,6 @@ class CommandWrite(msgspec.Struct, frozen=True, kw_only=True):
     wins: WinsQueued | None = None
     notices: tuple[TableNotice, ...] = ()
     used_test_deck: UsedTestDeck | None = None
+    session_id: str | None = None
+    """The acting player's launched session: the statement writes nothing unless it is still
+    open when it runs."""

@@ -70,6 +70,8 @@ def side_writes(write: CommandWrite) -> SideWrites:
         _notice(writes, number, notice)
     if write.used_test_deck is not None:
         _used_test_deck(writes, write.used_test_deck)
+    if write.session_id is not None:
+        writes.guard_session(write.session_id)
     return writes
 
 

@@ -40,9 +40,15 @@ class PostgresUnit(CallsOnConnection):
         return await command_write.commit(self._conn, write)
 
     async def lock_first_player(
-        self, player: str, command_id: str, first: tuple[str, str, str, int]
+        self,
+        player: str,
+        command_id: str,
+        first: tuple[str, str, str, int],
+        session_id: str | None,
     ) -> Prepared:
-        return await wallet_calls.lock_players_first(self._conn, player, command_id, *first)
+        return await wallet_calls.lock_players_first(
+            self._conn, player, command_id, *first, session_id=session_id
+        )
 
     async def lock_player(self, player: str) -> None:
         await wallet_calls.lock_player(self._conn, player)

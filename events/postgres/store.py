@@ -24,6 +24,7 @@ from russian_poker.events.records import (
     NewEvent,
     Position,
     RecordedEvent,
+    SessionEnded,
     StreamAppend,
     WrongExpectedVersion,
     validate_appends,
@@ -67,6 +68,7 @@ NOTIFY_CHANNEL: Final = "events"
 
 _WRONG_VERSION: Final = "ES001"
 _DUPLICATE_COMMAND: Final = "ES002"
+_SESSION_ENDED: Final = "ES003"
 _EVENT_ID_KEY: Final = "events_event_id_key"
 _STREAM_VERSION_KEY: Final = "events_stream_id_stream_version_key"
 _UUID: Final = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -85,7 +87,7 @@ WITH appended AS (
     SELECT event_id, global_position, tx_id, stream_version, recorded_at
     FROM event_store_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 ), {ctes}
-SELECT event_id, global_position, tx_id, stream_version, recorded_at FROM appended
+SELECT event_id, global_position, tx_id, stream_version, recorded_at FROM appended{guards}
 """
 _NOTIFY: Final = f"SELECT pg_notify('{NOTIFY_CHANNEL}', s) FROM unnest($1::text[]) AS s"
 _COLUMNS: Final = """
@@ -128,6 +130,14 @@ class SideWrites:
         self.args: list[Any] = []
         self.names: list[str] = []
         """The CTEs' names, in order (a batch of appends renames them apart)."""
+        self.session_id: str | None = None
+        """A launched session that must still be open when the statement runs, or it fails
+        with :class:`~russian_poker.events.records.SessionEnded` (``guard_session``)."""
+
+    def guard_session(self, session_id: str) -> None:
+        """Fail the whole statement if ``session_id`` has ended or expired by then."""
+        self.session_id = session_id
+        self.add("session_open", f"SELECT game_session_open({self.param(session_id)}) AS open")
 
     def param(self, value: Any) -> str:
         """A placeholder (``$n``) for ``value``."""
@@ -180,6 +190,7 @@ async def append(
         WrongExpectedVersion: a stream was not at its expected version.
         DuplicateCommand: ``command_id`` was already recorded; carries the stored result.
         DuplicateEvent: an event id is already stored.
+        SessionEnded: the side writes guard a session (``guard_session``) that has ended.
     """
     notify_after = notify and not conn.is_in_transaction()
     sql, arguments, ordered, flat = prepared_append(
@@ -192,7 +203,8 @@ async def append(
     try:
         rows = await conn.fetch(sql, *arguments)
     except asyncpg.PostgresError as error:
-        translated = _translate(error, ordered, command_id)
+        session_id = side_writes.session_id if side_writes is not None else None
+        translated = _translate(error, ordered, command_id, session_id)
         if translated is error:
             raise
         raise translated from error
@@ -221,7 +233,14 @@ def prepared_append(
         flat.extend((index, event) for event in stream.events)
     offsets = [offset for stream in ordered for offset in range(1, len(stream.events) + 1)]
     sql, extra = (
-        (_APPEND_WITH.format(ctes=",\n".join(side_writes.ctes)), side_writes.args)
+        (
+            _APPEND_WITH.format(
+                ctes=",\n".join(side_writes.ctes),
+                # A plain CTE runs only if read: the answer's rows read it.
+                guards=", session_open" if side_writes.session_id is not None else "",
+            ),
+            side_writes.args,
+        )
         if side_writes
         else (APPEND, [])
     )
@@ -287,7 +306,10 @@ async def _notify(conn: AnyConnection, stream_ids: list[str]) -> None:
 
 
 def _translate(
-    error: asyncpg.PostgresError, appends: Sequence[StreamAppend], command_id: str | None
+    error: asyncpg.PostgresError,
+    appends: Sequence[StreamAppend],
+    command_id: str | None,
+    session_id: str | None = None,
 ) -> Exception:
     """The store's own error for a failed append, or ``error`` itself if it has none."""
     if error.sqlstate == _WRONG_VERSION:
@@ -295,6 +317,8 @@ def _translate(
         return WrongExpectedVersion(conflict.stream_id, conflict.expected, conflict.actual)
     if error.sqlstate == _DUPLICATE_COMMAND:
         return DuplicateCommand(command_id or "", (error.detail or "null").encode())
+    if error.sqlstate == _SESSION_ENDED:
+        return SessionEnded(session_id or "")
     if isinstance(error, asyncpg.UniqueViolationError):
         detail = error.detail or ""
         if error.constraint_name == _EVENT_ID_KEY:

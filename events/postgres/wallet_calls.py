@@ -58,7 +58,9 @@ SELECT pg_advisory_lock($1, hashtext($2)) IS NULL AS locked,
        (SELECT coalesce(result, 'null')::text FROM commands WHERE command_id = $3) AS stored,
        EXISTS (SELECT FROM wallet_transactions
                WHERE status = 'queued' AND operator_id = $4 AND player_id = $5
-                 AND table_id = $6 AND round = $7) AS owed
+                 AND table_id = $6 AND round = $7) AS owed,
+       $8::text IS NULL OR EXISTS (SELECT FROM game_sessions
+               WHERE session_id = $8 AND ended_at IS NULL AND expires_at > now()) AS open
 """
 
 
@@ -70,14 +72,24 @@ async def lock_players_first(
     player_id: str,
     table_id: str,
     round_number: int,
+    *,
+    session_id: str | None,
 ) -> Prepared:
-    """Take ``player``'s lock (waiting for it); whether the command was recorded and whether
-    a call of that player's round is owed."""
+    """Take ``player``'s lock (waiting for it); whether the command was recorded, whether
+    a call of that player's round is owed and whether ``session_id`` is still open."""
     row = await conn.fetchrow(
-        _PREPARE, PLAYER_LOCK, player, command_id, operator_id, player_id, table_id, round_number
+        _PREPARE,
+        PLAYER_LOCK,
+        player,
+        command_id,
+        operator_id,
+        player_id,
+        table_id,
+        round_number,
+        session_id,
     )
     stored = row["stored"]
-    return Prepared(stored.encode() if stored is not None else None, row["owed"])
+    return Prepared(stored.encode() if stored is not None else None, row["owed"], row["open"])
 
 
 async def lock_player(conn: Any, player: str) -> None:

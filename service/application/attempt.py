@@ -217,6 +217,7 @@ def _write(
         used_test_deck=UsedTestDeck(table_id=request.table_id, deck=test_deck)
         if test_deck
         else None,
+        session_id=request.session.session_id if request.session is not None else None,
     )
     return write, result
 

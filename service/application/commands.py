@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 import structlog
 
 from russian_poker.events.commands import Actor, Command
-from russian_poker.events.records import DuplicateCommand, WrongExpectedVersion
+from russian_poker.events.records import DuplicateCommand, SessionEnded, WrongExpectedVersion
 from russian_poker.events.streams import table_stream
 from russian_poker.service.application.attempt import Attempt, Outcome, Request
 from russian_poker.service.application.cache import CommittedCache
@@ -178,6 +178,11 @@ class CommandService:
                     reload = "stale"
                 except DuplicateCommand as duplicate:
                     return answer(duplicate.result, request.command), None
+                except SessionEnded:
+                    # Checked by the command's own statements, not a round trip before them.
+                    raise RuleViolation(
+                        "session_ended", "the game session has ended; launch a new one"
+                    ) from None
                 except WalletRefused as refusal:
                     # The operator's answer, not a guess of ours: asking it again would only
                     # send new bets. Remembered like the rules' refusals.

@@ -46,6 +46,8 @@ class Prepared(NamedTuple):
 
     stored: bytes | None
     owed: bool
+    session_open: bool
+    """The acting player's launched session is still open (True when there is none)."""
 
 
 class BetIntent(NamedTuple):
@@ -116,10 +118,15 @@ class CommandUnit(CallsConnection, Protocol):
         ...
 
     async def lock_first_player(
-        self, player: str, command_id: str, first: tuple[str, str, str, int]
+        self,
+        player: str,
+        command_id: str,
+        first: tuple[str, str, str, int],
+        session_id: str | None,
     ) -> Prepared:
-        """Take ``player``'s lock; whether the command was recorded already and whether a
-        call of ``first``'s round (operator, player, table, round) is still owed."""
+        """Take ``player``'s lock; whether the command was recorded already, whether a
+        call of ``first``'s round (operator, player, table, round) is still owed, and
+        whether ``session_id`` is still open."""
         ...
 
     async def lock_player(self, player: str) -> None: ...

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, NamedTuple, Protocol
 
 import msgspec
+from cachetools import LRUCache
 
 from russian_poker.service.rules.errors import RuleViolation
 from russian_poker.service.rules.tenancy import operator_of
@@ -82,6 +83,9 @@ class Sessions:
     def __init__(self, store: SessionStore, operators: Seamless) -> None:
         self._store = store
         self._operators = operators
+        # Whose a session is never changes, and an ended one never reopens: both are kept.
+        # Whether an open one is still open is checked by the command's own statements.
+        self._bindings: LRUCache[str, Binding] = LRUCache(maxsize=65_536)
 
     async def launch(
         self,
@@ -110,14 +114,17 @@ class Sessions:
 
     async def end(self, operator_id: str, session_id: str) -> Session | None:
         """End it (once: ending again keeps the first time); None if none such."""
+        self._bindings.pop(session_id, None)
         return await self._store.end(operator_id, session_id)
 
     async def bound(self, caller: Caller) -> SessionRef | None:
-        """The acting player's launched session, checked live and bound to the token, before
-        any of their commands runs; ``None`` for a development token of an internal
-        operator's player. A seamless operator's player plays with a session only: their
-        money moves at the operator, which knows them only through it. Refuses an ended or
-        expired session (``session_ended``) and anyone else's (``session_invalid``)."""
+        """The acting player's launched session, bound to the token, before any of their
+        commands runs; ``None`` for a development token of an internal operator's player. A
+        seamless operator's player plays with a session only: their money moves at the
+        operator, which knows them only through it. Refuses anyone else's session
+        (``session_invalid``) and one known to have ended (``session_ended``); whether an
+        open one is still open when the command writes is checked by its statements (the
+        bets' lock and the append), which refuse with ``session_ended`` too."""
         player = operator_of(caller.subject)
         if caller.session_id is None:
             if await self._operators.seamless(player.operator_id):
@@ -126,7 +133,11 @@ class Sessions:
                     "a seamless operator's player plays with a launched session's token",
                 )
             return None
-        found = await self._store.binding(caller.session_id)
+        found = self._bindings.get(caller.session_id)
+        if found is None:
+            found = await self._store.binding(caller.session_id)
+            if found is not None:
+                self._bindings[caller.session_id] = found
         if found is None or (found.operator_id, found.player_id, found.currency) != (
             caller.operator,
             player.player_id,

@@ -113,6 +113,29 @@ async def test_an_expired_session_is_ended(
     assert await casino.calls(kind="bet") == []
 
 
+async def test_a_session_ended_by_another_instance_stops_the_next_command(
+    casino: Casino, reference_wallet: ReferenceWallet
+) -> None:
+    """This instance knows the session as open (dave sat down with it); another instance
+    ended it. Whether it is still open is checked by the command's own statements: the
+    bets' lock before any call, the append for a command without a bet."""
+    dave, _ = await table(casino, reference_wallet)
+    await casino.pool.execute(
+        "UPDATE game_sessions SET ended_at = now() WHERE session_id = $1", dave.session_id
+    )
+    version = (await casino.view("acme.t1"))["version"]
+    for key, body in (
+        ("ante", {"type": "PlaceAnte", "box": 1, "ante": 100}),
+        ("leave", {"type": "LeaveTable"}),
+    ):
+        refused = await command(casino, dave.headers, key, **body)
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["code"] == "session_ended"
+    assert (await casino.view("acme.t1"))["version"] == version
+    assert await casino.calls(kind="bet") == []
+    assert await reference_wallet.balance_of("dave") == 10_000
+
+
 async def test_a_token_carrying_another_players_session_is_refused(
     casino: Casino, reference_wallet: ReferenceWallet
 ) -> None:

@@ -25,7 +25,7 @@ from typing import Final
 
 import structlog
 
-from russian_poker.events.records import DuplicateCommand
+from russian_poker.events.records import DuplicateCommand, SessionEnded
 from russian_poker.events.streams import seamless_stream
 from russian_poker.events.wallet import WalletCredited, WalletDebited
 from russian_poker.events.writes import CommittedBets, QueuedWin, WinsQueued
@@ -203,7 +203,7 @@ class SeamlessMoney:
                     raise RuleViolation("session_ended", "the player has no game session")
                 sessions[debit.wallet_id] = SessionRef(*latest)
         try:
-            return await self._bets(unit, draft.command_id, debits, sessions)
+            return await self._bets(unit, draft, debits, sessions)
         except BaseException:
             self._owed()  # a refusal or an unknown outcome queued rollbacks
             raise
@@ -211,17 +211,23 @@ class SeamlessMoney:
     async def _bets(
         self,
         unit: CommandUnit,
-        command_id: str,
+        draft: Draft,
         debits: Sequence[WalletDebited],
         sessions: dict[str, SessionRef],
     ) -> _Placed:
+        command_id = draft.command_id
         refs = sorted({operator_of(d.wallet_id) for d in debits})
         players = tuple(player_key(r) for r in refs)  # in one order: no two commands deadlock
         first = debits[0]
-        # The first player's lock, the command-id look-up and whether a call of the round is
-        # owed, in one round trip (the intent checks again what is owed, after the lock).
+        # The first player's lock, the command-id look-up, whether a call of the round is
+        # owed and whether the acting player's session is still open, in one round trip
+        # (the intent checks again what is owed, after the lock; the append checks the
+        # session again).
         prepared = await unit.lock_first_player(
-            players[0], command_id, (*refs[0], first.table_id, first.round)
+            players[0],
+            command_id,
+            (*refs[0], first.table_id, first.round),
+            draft.session.session_id if draft.session is not None else None,
         )
         try:
             for key in players[1:]:
@@ -231,6 +237,9 @@ class SeamlessMoney:
                 # or the operator), decided on the cached table, which skips the load that
                 # finds it: answered from memory, without bets sent only to be undone.
                 raise DuplicateCommand(command_id, prepared.stored)
+            if not prepared.session_open:
+                # A retry of an answered command answers as the first time (above).
+                raise SessionEnded(draft.session.session_id if draft.session else "")
             if self._deliver_owed is not None and (prepared.owed or len(players) > 1):
                 for wallet_id, table_id, number in dict.fromkeys(
                     (d.wallet_id, d.table_id, d.round) for d in debits
