@@ -3,14 +3,11 @@ per attempt, its reads, its seamless bets' locks and intent, and its one stateme
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
 
 import asyncpg
-import structlog
 
 from russian_poker.events.postgres import command_write, sessions, tables, wallet_calls, wallets
 from russian_poker.events.postgres.store import lookup_command
@@ -22,15 +19,9 @@ from russian_poker.service.application.ports import BetIntent, Loaded, Prepared
 
 __all__ = ["PostgresCommands", "PostgresUnit"]
 
-_log = structlog.get_logger("commands")
-
 
 class PostgresUnit(CallsOnConnection):
     """One command attempt's connection (``ports.CommandUnit``)."""
-
-    def __init__(self, conn: Any) -> None:
-        super().__init__(conn)
-        self.release_after: tuple[uuid.UUID, Sequence[str]] | None = None
 
     async def load(self, table_id: str, command_id: str, wallet_ids: Sequence[str]) -> Loaded:
         found = await tables.load_for_command(self._conn, table_id, command_id, wallet_ids)
@@ -73,22 +64,6 @@ class PostgresUnit(CallsOnConnection):
     async def release_bets(self, attempt_id: uuid.UUID, players: Sequence[str]) -> None:
         await wallet_calls.release(self._conn, attempt_id, players)
 
-    def release_bets_after(self, attempt_id: uuid.UUID, players: Sequence[str]) -> None:
-        self.release_after = (attempt_id, players)
-
-
-async def _release_then_return(
-    pool: asyncpg.Pool[asyncpg.Record], conn: Any, held: tuple[uuid.UUID, Sequence[str]]
-) -> None:
-    try:
-        await wallet_calls.release(conn, *held)
-    except Exception as error:
-        # Not returned with the locks still held: closed, they go with the session.
-        _log.info("wallet_release_failed", error=type(error).__name__)
-        conn.terminate()
-    finally:
-        await pool.release(conn)
-
 
 _REMEMBER = (
     "INSERT INTO commands (command_id, stream_id, result) VALUES ($1, $2, $3::jsonb)"
@@ -108,26 +83,13 @@ class PostgresCommands:
         (``pool`` may be a transaction pooler's); ``pool`` itself when none is given."""
         self._pool = pool
         self._sessions = pool if sessions is None else sessions
-        self._releasing: set[asyncio.Task[None]] = set()
-        """Units whose locks are being let go after their answer (kept from the GC)."""
 
     @asynccontextmanager
     async def unit(self, *, locks: bool = False) -> AsyncIterator[PostgresUnit]:
         # No transaction: the reads are checked by the append's expected versions, and the
         # append writes the read models in its own statement.
-        pool = self._sessions if locks else self._pool
-        conn = await pool.acquire()
-        unit = PostgresUnit(conn)
-        try:
-            yield unit
-        finally:
-            if unit.release_after is None:
-                await pool.release(conn)
-            else:
-                # The connection goes back to the pool once the locks it holds are let go.
-                task = asyncio.create_task(_release_then_return(pool, conn, unit.release_after))
-                self._releasing.add(task)
-                task.add_done_callback(self._releasing.discard)
+        async with (self._sessions if locks else self._pool).acquire() as conn:
+            yield PostgresUnit(conn)
 
     async def remember_refusal(
         self, command_id: str, stream_id: str, record: bytes

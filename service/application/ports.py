@@ -143,11 +143,6 @@ class CommandUnit(CallsConnection, Protocol):
         """Let recovery see the attempt, and the players' other calls go."""
         ...
 
-    def release_bets_after(self, attempt_id: uuid.UUID, players: Sequence[str]) -> None:
-        """:meth:`release_bets` once the unit has ended, off the command's answer: the
-        players' next calls wait for it, the answer does not."""
-        ...
-
 
 class CommandStorage(Protocol):
     """Where the command path reads and writes."""

@@ -179,10 +179,12 @@ class SeamlessMoney:
         self._owed()
 
     async def done(self, unit: CommandUnit, plan: MoneyPlan) -> None:
-        if plan.placed is not None:
-            # After the append's commit, never before it (or a next bet could overtake
-            # what it queued), and after the answer (docs/benchmarks.md, "Issue 26").
-            unit.release_bets_after(plan.placed.attempt_id, plan.placed.players)
+        if plan.placed is None:
+            return
+        try:
+            await unit.release_bets(plan.placed.attempt_id, plan.placed.players)
+        except Exception as error:  # the connection is gone, and the lock with it
+            _log.info("wallet_release_skipped", error=type(error).__name__)
 
     async def _place(
         self, unit: CommandUnit, draft: Draft, debits: Sequence[WalletDebited]
