@@ -82,8 +82,9 @@ class OperatorHttp:
         self._session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=self._connections, limit_per_host=0),
             headers={"user-agent": self._user_agent},
-            # The answers are signed over their exact bytes: nothing may alter them.
-            auto_decompress=False,
+            # A wallet behind a compressing proxy answers gzip: its signature is over the
+            # JSON, so the answer is read decompressed (as before, with httpx).
+            auto_decompress=True,
             raise_for_status=False,
         )
         return self._session
