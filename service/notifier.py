@@ -77,7 +77,7 @@ class OperatorNotifier(BackgroundLoop):
         self._retry_for_s = retry_for_s
         self._backoff_max_s = backoff_max_s
         self._poll_s = poll_s
-        self._http = OperatorHttp(user_agent="russian-poker-notices/1", connections=16)
+        self._http = OperatorHttp(user_agent="russian-poker-notices/1", connections=100)
 
     async def _closed(self) -> None:
         await self._http.aclose()

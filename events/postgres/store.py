@@ -122,22 +122,29 @@ class SideWrites:
     recorded_at`` of every event appended) and must, so that it runs after the append: an
     ``INSERT … SELECT … WHERE EXISTS (SELECT FROM appended)`` or a join does. All of them
     see the snapshot the statement started with, not each other's rows. Values go in as
-    parameters through :meth:`param`.
+    parameters through :meth:`param`. One CTE is not a write: the session guard
+    (:meth:`guard_session`), which the statement's answer reads.
     """
 
     def __init__(self) -> None:
         self.ctes: list[str] = []
         self.args: list[Any] = []
-        self.names: list[str] = []
-        """The CTEs' names, in order (a batch of appends renames them apart)."""
         self.session_id: str | None = None
         """A launched session that must still be open when the statement runs, or it fails
         with :class:`~russian_poker.events.records.SessionEnded` (``guard_session``)."""
 
     def guard_session(self, session_id: str) -> None:
-        """Fail the whole statement if ``session_id`` has ended or expired by then."""
+        """Fail the whole statement if ``session_id`` has ended or expired by then.
+
+        Not a write: a plain CTE, which runs because the statement's answer reads it, and
+        only after the append (it reads ``appended``), so a duplicate command or a lost
+        version race is answered as such, never as an ended session."""
         self.session_id = session_id
-        self.add("session_open", f"SELECT game_session_open({self.param(session_id)}) AS open")
+        self.add(
+            "session_open",
+            f"SELECT game_session_open({self.param(session_id)}) AS open"
+            " FROM (SELECT FROM appended LIMIT 1) AS after_append",
+        )
 
     def param(self, value: Any) -> str:
         """A placeholder (``$n``) for ``value``."""
@@ -146,7 +153,6 @@ class SideWrites:
 
     def add(self, name: str, sql: str) -> None:
         """The CTE ``name AS (sql)``; names are unique within the statement."""
-        self.names.append(name)
         self.ctes.append(f"{name} AS ({sql})")
 
     def __bool__(self) -> bool:

@@ -56,8 +56,9 @@ def _principal(request: Request[Any, Any, State]) -> Principal:
 
 @dataclass(frozen=True, slots=True)
 class Acting:
-    """A player about to send a table command: who, under which launched session (checked
-    live), and what the command route runs it with.
+    """A player about to send a table command: who, under which launched session (bound to
+    the token; the command's statements check it is still open), and what the command route
+    runs it with.
 
     One dependency that builds on the caller's, rather than four side by side: Litestar
     resolves the dependencies of one level concurrently, in a task group per request, and on

@@ -3,8 +3,9 @@ client per caller.
 
 aiohttp, because a wallet call is on a bet's critical path: measured under load, httpx cost
 about 1 ms of the server's CPU per call and aiohttp under half of it (docs/benchmarks.md,
-"Issue 26"). A POST is never sent twice by the client itself: a broken kept-alive
-connection is a failed call, which the caller treats as an unknown outcome.
+"Issue 26"). A POST is never sent twice by the client itself, nor followed to another URL:
+a broken kept-alive connection is a failed call and a redirect an answer, both of which the
+caller treats as an unknown outcome.
 """
 
 from __future__ import annotations
@@ -43,16 +44,24 @@ class OperatorHttp:
         self._user_agent = user_agent
         self._connections = connections
         self._session: aiohttp.ClientSession | None = None
+        self._closed = False
 
     async def post(
         self, url: str, body: bytes, headers: dict[str, str], *, timeout_s: float
     ) -> Reply:
         """Raises :class:`CallFailed` for a time-out, a refused or broken connection, or an
         answer longer than 1 MiB."""
+        if self._closed:
+            raise CallFailed("the client was closed (the operator's registration changed)")
         session = self._session or self._open()
         try:
             async with session.post(
-                url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout_s)
+                url,
+                data=body,
+                headers=headers,
+                timeout=aiohttp.ClientTimeout(total=timeout_s),
+                # A redirect would re-send the signed call elsewhere: an answer like any other.
+                allow_redirects=False,
             ) as response:
                 answer = bytearray()
                 async for chunk in response.content.iter_chunked(65_536):
@@ -64,6 +73,8 @@ class OperatorHttp:
                     body=bytes(answer),
                     signature=response.headers.get(HEADER),
                 )
+        except aiohttp.ConnectionTimeoutError:
+            raise CallFailed(f"could not connect within {timeout_s:g} s") from None
         except TimeoutError:
             raise CallFailed(f"no answer within {timeout_s:g} s") from None
         except aiohttp.ClientConnectorError:
@@ -72,8 +83,15 @@ class OperatorHttp:
             raise CallFailed("the connection broke before the answer") from None
         except aiohttp.ClientError as error:
             raise CallFailed(f"a bad answer ({type(error).__name__})") from None
+        except RuntimeError:
+            # Closed by aclose() while this call was on its way.
+            raise CallFailed(
+                "the client was closed (the operator's registration changed)"
+            ) from None
 
     async def aclose(self) -> None:
+        """Close the connections; a later :meth:`post` fails (``CallFailed``), never reopens."""
+        self._closed = True
         if self._session is not None:
             await self._session.close()
             self._session = None
@@ -86,5 +104,7 @@ class OperatorHttp:
             # JSON, so the answer is read decompressed (as before, with httpx).
             auto_decompress=True,
             raise_for_status=False,
+            # HTTPS_PROXY / NO_PROXY honoured, as they were with httpx.
+            trust_env=True,
         )
         return self._session

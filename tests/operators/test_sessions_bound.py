@@ -136,6 +136,27 @@ async def test_a_session_ended_by_another_instance_stops_the_next_command(
     assert await reference_wallet.balance_of("dave") == 10_000
 
 
+async def test_after_the_end_a_retry_gets_its_first_answer_and_a_bad_command_the_rules(
+    casino: Casino, reference_wallet: ReferenceWallet
+) -> None:
+    """The append checks the session after the command's id and the versions: a command
+    already answered is answered as the first time, and one the rules refuse never gets as
+    far as the statements."""
+    dave, _ = await table(casino, reference_wallet)
+    body = {"type": "PlaceAnte", "box": 1, "ante": 100}
+    first = await command(casino, dave.headers, "before-the-end", **body)
+    assert first.status_code == 200, first.text
+    await casino.pool.execute(
+        "UPDATE game_sessions SET ended_at = now() WHERE session_id = $1", dave.session_id
+    )
+    again = await command(casino, dave.headers, "before-the-end", **body)
+    assert again.status_code == 200, again.text
+    assert again.json()["version"] == first.json()["version"]
+    refused = await command(casino, dave.headers, "fold-now", type="Fold", box=1)
+    assert refused.status_code != 200 and refused.json()["code"] != "session_ended", refused.text
+    assert len(await casino.calls(kind="bet")) == 1  # the first ante's, sent once
+
+
 async def test_a_token_carrying_another_players_session_is_refused(
     casino: Casino, reference_wallet: ReferenceWallet
 ) -> None:

@@ -77,6 +77,43 @@ async def test_an_answer_over_a_mebibyte_is_no_answer(serve: Callable[..., str])
         await wallet.aclose()
 
 
+async def test_a_redirect_is_an_answer_never_followed(serve: Callable[..., str]) -> None:
+    """A signed call is never re-sent to another URL by the client."""
+    followed: list[str] = []
+
+    async def elsewhere(request: web.Request) -> web.Response:
+        followed.append(request.path)
+        return web.Response(body=b"{}")
+
+    target = await serve(elsewhere)
+
+    async def moved(request: web.Request) -> web.Response:
+        raise web.HTTPPermanentRedirect(f"{target}/balance")
+
+    wallet = SeamlessWallet(await serve(moved), SECRET)
+    try:
+        with pytest.raises(UnknownOutcome, match="balance: HTTP 308"):
+            await wallet.balance(balance_call("alice"))
+    finally:
+        await wallet.aclose()
+    assert followed == []
+
+
+async def test_a_closed_client_sends_nothing_more(serve: Callable[..., str]) -> None:
+    """An operator's adapter replaced while a call holds the old one: no answer, no leak."""
+    seen: list[str] = []
+
+    async def answered(request: web.Request) -> web.Response:
+        seen.append(request.path)
+        return web.Response(body=b"{}")
+
+    wallet = SeamlessWallet(await serve(answered), SECRET)
+    await wallet.aclose()
+    with pytest.raises(UnknownOutcome, match="the client was closed"):
+        await wallet.balance(balance_call("alice"))
+    assert seen == []
+
+
 async def test_nothing_listening_is_could_not_connect() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -38,7 +38,8 @@ def signed(
 class _HeadersOnly(ASGIResponse):
     """Sends the status line and headers, with a ``content-length`` promising a body,
     then nothing: the server closes the connection on a response left incomplete, and the
-    client sees the answer broken off (httpx: ``RemoteProtocolError``)."""
+    client sees the answer broken off (the service's client: a failed call; httpx:
+    ``RemoteProtocolError``)."""
 
     __slots__ = ()
 
