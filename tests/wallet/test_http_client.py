@@ -46,6 +46,16 @@ def _signed(body: bytes) -> dict[str, str]:
     return {HEADER: sign(SECRET, body), "content-type": "application/json"}
 
 
+async def _no_answer(url: str, why: str) -> None:
+    """A ``balance`` call to ``url`` is an unknown outcome, for the reason ``why``."""
+    wallet = SeamlessWallet(url, SECRET, timeout_ms=2000)
+    try:
+        with pytest.raises(UnknownOutcome, match=why):
+            await wallet.balance(balance_call("alice"))
+    finally:
+        await wallet.aclose()
+
+
 async def test_a_gzipped_answer_is_verified_over_its_json(serve: Callable[..., str]) -> None:
     """A compressing proxy in front of the wallet: the signature is over the JSON."""
     body = msgspec.json.encode(Answer(status="ok", balance=4200))
@@ -69,12 +79,7 @@ async def test_an_answer_over_a_mebibyte_is_no_answer(serve: Callable[..., str])
         padded = b'{"status":"ok","message":"' + b"x" * (1 << 20) + b'"}'
         return web.Response(body=padded, headers=_signed(padded))
 
-    wallet = SeamlessWallet(await serve(oversized), SECRET)
-    try:
-        with pytest.raises(UnknownOutcome, match="longer than 1 MiB"):
-            await wallet.balance(balance_call("alice"))
-    finally:
-        await wallet.aclose()
+    await _no_answer(await serve(oversized), "longer than 1 MiB")
 
 
 async def test_a_redirect_is_an_answer_never_followed(serve: Callable[..., str]) -> None:
@@ -90,12 +95,7 @@ async def test_a_redirect_is_an_answer_never_followed(serve: Callable[..., str])
     async def moved(request: web.Request) -> web.Response:
         raise web.HTTPPermanentRedirect(f"{target}/balance")
 
-    wallet = SeamlessWallet(await serve(moved), SECRET)
-    try:
-        with pytest.raises(UnknownOutcome, match="balance: HTTP 308"):
-            await wallet.balance(balance_call("alice"))
-    finally:
-        await wallet.aclose()
+    await _no_answer(await serve(moved), "balance: HTTP 308")
     assert followed == []
 
 
@@ -118,9 +118,4 @@ async def test_nothing_listening_is_could_not_connect() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    wallet = SeamlessWallet(f"http://127.0.0.1:{port}", SECRET, timeout_ms=2000)
-    try:
-        with pytest.raises(UnknownOutcome, match="balance: could not connect"):
-            await wallet.balance(balance_call("alice"))
-    finally:
-        await wallet.aclose()
+    await _no_answer(f"http://127.0.0.1:{port}", "balance: could not connect")
