@@ -74,7 +74,7 @@ async def end(conn: Any, operator_id: str, session_id: str) -> Session | None:
 async def binding(conn: Any, session_id: str) -> Binding | None:
     row = await conn.fetchrow(
         "SELECT operator_id, player_id, currency,"
-        " ended_at IS NOT NULL OR expires_at <= now() AS ended"
+        " NOT game_session_is_open(session_id) AS ended"
         " FROM game_sessions WHERE session_id = $1",
         session_id,
     )

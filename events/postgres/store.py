@@ -315,7 +315,7 @@ def _translate(
     error: asyncpg.PostgresError,
     appends: Sequence[StreamAppend],
     command_id: str | None,
-    session_id: str | None = None,
+    session_id: str | None,
 ) -> Exception:
     """The store's own error for a failed append, or ``error`` itself if it has none."""
     if error.sqlstate == _WRONG_VERSION:

@@ -59,8 +59,7 @@ SELECT pg_advisory_lock($1, hashtext($2)) IS NULL AS locked,
        EXISTS (SELECT FROM wallet_transactions
                WHERE status = 'queued' AND operator_id = $4 AND player_id = $5
                  AND table_id = $6 AND round = $7) AS owed,
-       $8::text IS NULL OR EXISTS (SELECT FROM game_sessions
-               WHERE session_id = $8 AND ended_at IS NULL AND expires_at > now()) AS open
+       $8::text IS NULL OR game_session_is_open($8) AS open
 """
 
 
